@@ -1,0 +1,59 @@
+"""Home: why a Transformer needs positions, what a good encoding is, the formula."""
+
+import streamlit as st
+
+from ui import controls, menu
+from ui.data import sinusoidal_grid
+from ui.figures.home import home_heatmap
+from ui.i18n import t
+
+controls.setup_page("home", icon=":material/home:")
+seq_len, d_model, base = controls.shared_controls()
+
+st.title(t("home.title"))
+st.markdown(t("home.intro"))
+
+st.header(t("home.why_header"))
+st.markdown(t("home.why"))
+
+st.header(t("home.naive_header"))
+left, right = st.columns(2)
+with left:
+    st.latex(r"PE = \frac{pos}{L - 1}")
+    st.markdown(t("home.naive_normalised"))
+with right:
+    st.latex(r"PE = pos")
+    st.markdown(t("home.naive_raw"))
+
+st.header(t("home.criteria_header"))
+for criterion in ("unique", "consistent", "extrapolates", "bounded"):
+    text_col, link_col = st.columns([4, 1], vertical_alignment="center")
+    text_col.markdown(t(f"home.criterion_{criterion}"))
+    target = menu.page_for(criterion)
+    if target is not None:
+        link_col.page_link(
+            target.path, label=t(target.label_key), icon=target.icon, query_params=menu.link_params()
+        )
+
+st.header(t("home.formula_header"))
+st.latex(
+    r"PE_{(pos,\,2i)} = \sin\!\left(\omega_i\, pos\right),\quad "
+    r"PE_{(pos,\,2i+1)} = \cos\!\left(\omega_i\, pos\right),\quad "
+    r"\omega_i = \frac{1}{n^{2i/d}}"
+)
+grid = sinusoidal_grid(seq_len, d_model, base)
+figure = home_heatmap(grid, t("common.dimension"), t("common.position"))
+st.plotly_chart(figure, width="stretch", key="home_heatmap")
+if grid.downsampled:
+    st.caption(
+        t(
+            "common.downsampled",
+            rows=grid.z.shape[0],
+            cols=grid.z.shape[1],
+            n_rows=seq_len,
+            n_cols=d_model,
+            row_step=grid.row_step,
+            col_step=grid.col_step,
+        )
+    )
+st.caption(t("home.heatmap_notice", seq_len=seq_len, d_model=d_model, base=f"{base:g}"))

@@ -1,0 +1,29 @@
+"""posenc: exact, fast positional encodings in numpy.
+
+The sinusoidal table of "Attention Is All You Need", the rotation ``T(k)`` that shifts
+it, binary position codes, and rotary position embedding (RoPE) with its
+context-extension variants. numpy only: import it in a notebook as is.
+
+>>> import posenc
+>>> posenc.sinusoidal(3, 4).shape
+(3, 4)
+"""
+
+from posenc.binary import binary
+from posenc.rope import SCALINGS, rope, rope_frequencies, rope_scores
+from posenc.rotation import rotation_matrix, split_permutation
+from posenc.sinusoidal import frequencies, sinusoidal, wavelengths
+
+__all__ = [
+    "SCALINGS",
+    "binary",
+    "frequencies",
+    "rope",
+    "rope_frequencies",
+    "rope_scores",
+    "rotation_matrix",
+    "sinusoidal",
+    "split_permutation",
+    "wavelengths",
+]
+__version__ = "0.1.0"

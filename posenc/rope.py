@@ -1,0 +1,260 @@
+"""Rotary position embedding (RoPE, RoFormer; seed 002) and its context extensions.
+
+Glossary:
+
+=============  ==============================================================
+``x``          queries or keys, shape ``(..., n, d)``, ``d`` = head_dim, even
+``m, n``       positions of a query and a key
+``theta_j``    rotation speed of pair j, ``base ** (-2 j / d)`` (the ``inv_freq``)
+``R(m theta)`` block-diagonal rotation by ``m theta_j`` of every pair j
+=============  ==============================================================
+
+Pairs:
+
+- ``"interleaved"``: dimensions ``(2j, 2j + 1)`` (RoFormer, GPT-J, Meta LLaMA,
+  rotary-embedding-torch).
+- ``"split"``: dimensions ``(j, j + d/2)`` (GPT-NeoX, Hugging Face ``rotate_half``).
+
+Each pair ``(x1, x2)`` at position m becomes
+``(x1 cos(m theta_j) - x2 sin(m theta_j), x2 cos(m theta_j) + x1 sin(m theta_j))``,
+the complex product ``(x1 + i x2) e^{i m theta_j}``. Hence
+``<rope(q)_m, rope(k)_n> = Re sum_j q_j conj(k_j) e^{i (m - n) theta_j}``:
+a function of the contents and of ``m - n`` only.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from posenc._validate import check_array, check_base, check_even, check_int, check_layout, check_real
+
+__all__ = ["rope", "rope_scores", "rope_frequencies", "SCALINGS"]
+
+SCALINGS = (None, "linear", "ntk", "yarn")
+
+# YaRN defaults of the paper and of Hugging Face transformers.
+YARN_BETA_FAST = 32.0
+YARN_BETA_SLOW = 1.0
+
+
+def _theta(head_dim: int, base: float) -> np.ndarray:
+    return base ** (-np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)
+
+
+def _pairs(x: np.ndarray, layout: str) -> tuple[np.ndarray, np.ndarray]:
+    half = x.shape[-1] // 2
+    if layout == "interleaved":
+        return x[..., 0::2], x[..., 1::2]
+    return x[..., :half], x[..., half:]
+
+
+def rope(
+    x,
+    positions=None,
+    base: float = 10000.0,
+    *,
+    layout: str = "interleaved",
+    inv_freq=None,
+) -> np.ndarray:
+    """Rotate every pair of ``x`` at position m by ``m theta_j``.
+
+    .. math::
+
+        f(x_m, m) = R(m\\theta) x_m, \\qquad
+        \\begin{pmatrix} x_1' \\\\ x_2' \\end{pmatrix} =
+        \\begin{pmatrix} \\cos m\\theta_j & -\\sin m\\theta_j \\\\
+                         \\sin m\\theta_j & \\cos m\\theta_j \\end{pmatrix}
+        \\begin{pmatrix} x_1 \\\\ x_2 \\end{pmatrix}
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, d)
+        Real and finite; ``d`` even.
+    positions : array_like, shape (n,), optional
+        Position of each row (may be fractional); default ``0 .. n-1``.
+    base : float
+        Finite, > 1; gives ``theta_j = base ** (-2 j / d)``. Ignored when ``inv_freq``
+        is given.
+    layout : {"interleaved", "split"}
+        Which dimensions form a pair (module docstring).
+    inv_freq : array_like, shape (d // 2,), optional
+        Overrides ``theta`` (for example from :func:`rope_frequencies`).
+
+    Returns
+    -------
+    ndarray, same shape as ``x``; float32 if ``x`` is float32, else float64.
+    Angles are formed in float64 whatever the dtype.
+
+    Examples
+    --------
+    >>> rope([[1.0, 0.0], [1.0, 0.0]], base=100.0).round(4)
+    array([[1.    , 0.    ],
+           [0.5403, 0.8415]])
+    """
+    x = check_array("x", x, min_ndim=2)
+    d = x.shape[-1]
+    if d < 2 or d % 2:
+        raise ValueError(f"x must have an even last axis >= 2 (head_dim), got {d}")
+    layout = check_layout(layout)
+    n = x.shape[-2]
+    if positions is None:
+        positions = np.arange(n, dtype=np.float64)
+    else:
+        positions = check_array("positions", positions).astype(np.float64, copy=False)
+        if positions.shape != (n,):
+            raise ValueError(
+                f"positions must have shape ({n},) to match x's position axis, "
+                f"got {positions.shape}"
+            )
+    if inv_freq is None:
+        theta = _theta(d, check_base(base))
+    else:
+        theta = check_array("inv_freq", inv_freq).astype(np.float64, copy=False)
+        if theta.shape != (d // 2,):
+            raise ValueError(f"inv_freq must have shape ({d // 2},), got {theta.shape}")
+    angles = np.multiply.outer(positions, theta)
+    cos, sin = np.cos(angles), np.sin(angles)
+    x1, x2 = _pairs(x.astype(np.float64, copy=False), layout)
+    out = np.empty(x.shape, dtype=np.float64)
+    o1, o2 = _pairs(out, layout)
+    np.subtract(x1 * cos, x2 * sin, out=o1)
+    np.add(x2 * cos, x1 * sin, out=o2)
+    return out.astype(np.float32) if x.dtype == np.float32 else out
+
+
+def rope_scores(
+    q,
+    k,
+    q_positions=None,
+    k_positions=None,
+    base: float = 10000.0,
+    *,
+    layout: str = "interleaved",
+    inv_freq=None,
+) -> np.ndarray:
+    """Raw attention scores ``S[m, n] = <rope(q)_m, rope(k)_n>`` (no 1/sqrt(d), no softmax).
+
+    Parameters
+    ----------
+    q : array_like, shape (M, d)
+    k : array_like, shape (N, d)
+    q_positions, k_positions : array_like, optional
+        Default ``0 .. M-1`` and ``0 .. N-1``.
+    base, layout, inv_freq
+        As in :func:`rope`.
+
+    Returns
+    -------
+    S : ndarray, shape (M, N)
+
+    Examples
+    --------
+    The same content at every position gives a Toeplitz matrix (depends on m - n only):
+
+    >>> q = np.tile([1.0, 2.0, 0.5, -1.0], (5, 1))
+    >>> s = rope_scores(q, q)
+    >>> bool(np.allclose(s[1:, 1:], s[:-1, :-1]))
+    True
+    """
+    q = check_array("q", q, min_ndim=2)
+    k = check_array("k", k, min_ndim=2)
+    if q.ndim != 2 or k.ndim != 2 or q.shape[1] != k.shape[1]:
+        raise ValueError(
+            f"q and k must be 2-D with the same head_dim, got shapes {q.shape} and {k.shape}"
+        )
+    rq = rope(q, q_positions, base, layout=layout, inv_freq=inv_freq)
+    rk = rope(k, k_positions, base, layout=layout, inv_freq=inv_freq)
+    return rq.astype(np.float64) @ rk.astype(np.float64).T
+
+
+def _yarn_ramp(head_dim: int, base: float, original_context: int) -> np.ndarray:
+    """Weight of the interpolated frequency per pair: 0 keeps theta_j, 1 divides it by factor."""
+
+    def correction_dim(rotations: float) -> float:
+        # The pair index j whose wavelength fits `rotations` turns into the original context.
+        return head_dim * math.log(original_context / (rotations * 2 * math.pi)) / (2 * math.log(base))
+
+    low = max(math.floor(correction_dim(YARN_BETA_FAST)), 0)
+    high = min(math.ceil(correction_dim(YARN_BETA_SLOW)), head_dim - 1)
+    if low == high:
+        high += 0.001  # as in the reference implementation: avoid 0/0
+    j = np.arange(head_dim // 2, dtype=np.float64)
+    return np.clip((j - low) / (high - low), 0.0, 1.0)
+
+
+def rope_frequencies(
+    head_dim: int,
+    base: float = 10000.0,
+    *,
+    scaling: str | None = None,
+    factor: float = 1.0,
+    original_context: int | None = None,
+    context: int | None = None,
+) -> tuple[np.ndarray, float]:
+    """RoPE rotation speeds ``theta_j`` after a context-extension method.
+
+    Parameters
+    ----------
+    head_dim : int
+        Even, >= 2 (>= 4 for ``"ntk"``).
+    base : float
+        Finite, > 1.
+    scaling : {None, "linear", "ntk", "yarn"}
+        - ``None``: ``theta_j = base ** (-2j / d)``.
+        - ``"linear"`` (position interpolation): ``theta_j / factor``.
+        - ``"ntk"`` (Hugging Face ``dynamic``): the base becomes
+          ``base * (factor * L / L0 - (factor - 1)) ** (d / (d - 2))`` with
+          ``L = max(context, L0)``, ``L0 = original_context``.
+        - ``"yarn"``: per pair, a linear ramp between ``theta_j`` (pairs that turn more
+          than beta_fast = 32 times inside ``L0``) and ``theta_j / factor`` (pairs that
+          turn less than beta_slow = 1 time), ramp ends floored/ceiled (truncated).
+    factor : float
+        Finite, >= 1.
+    original_context : int, optional
+        ``L0``, the pretraining context; required for ``"ntk"`` and ``"yarn"``.
+    context : int, optional
+        ``L`` for ``"ntk"``; default ``original_context``.
+
+    Returns
+    -------
+    inv_freq : ndarray, shape (head_dim // 2,)
+    attention_factor : float
+        Multiplies cos and sin (hence scores by its square): ``0.1 ln(factor) + 1`` for
+        YaRN with factor > 1, otherwise 1.
+
+    Examples
+    --------
+    >>> inv, a = rope_frequencies(8, 10000.0, scaling="linear", factor=4.0)
+    >>> inv * 4
+    array([1.   , 0.1  , 0.01 , 0.001])
+    >>> round(rope_frequencies(64, scaling="yarn", factor=4.0, original_context=2048)[1], 6)
+    1.138629
+    """
+    head_dim = check_even("head_dim", head_dim)
+    base = check_base(base)
+    if scaling not in SCALINGS:
+        raise ValueError(f"scaling must be one of {SCALINGS}, got {scaling!r}")
+    factor = check_real("factor", factor, at_least=1.0)
+    theta = _theta(head_dim, base)
+    if scaling is None:
+        return theta, 1.0
+    if scaling == "linear":
+        return theta / factor, 1.0
+    if original_context is None:
+        raise ValueError(f"original_context must be an integer >= 1 for scaling={scaling!r}")
+    original_context = check_int("original_context", original_context, minimum=1)
+    if scaling == "ntk":
+        if head_dim < 4:
+            raise ValueError(f"head_dim must be >= 4 for scaling='ntk', got {head_dim}")
+        context = original_context if context is None else check_int("context", context, minimum=1)
+        length = max(context, original_context)
+        ntk_base = base * (factor * length / original_context - (factor - 1)) ** (
+            head_dim / (head_dim - 2)
+        )
+        return _theta(head_dim, ntk_base), 1.0
+    ramp = _yarn_ramp(head_dim, base, original_context)
+    inv_freq = theta / factor * ramp + theta * (1.0 - ramp)
+    attention_factor = 0.1 * math.log(factor) + 1.0 if factor > 1 else 1.0
+    return inv_freq, attention_factor

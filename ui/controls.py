@@ -1,0 +1,202 @@
+"""Widgets bound to query parameters, checked before they are drawn.
+
+Every control is described by a spec of ``ui.params``. ``setup_page`` checks the URL
+against the page's specs first: a value that does not parse is replaced by the default
+and named in a short notice, an unknown name is dropped from the URL and named too.
+Then the widgets are drawn with ``bind="query-params"``, so the URL always reproduces
+the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import streamlit as st
+
+from ui import menu
+from ui.i18n import t
+from ui.params import BASE, CARRIED, D_MODEL, LANG, PRESENT, SEQ_LEN, BoolParam, ChoiceParam
+
+_NOTICES = "_posenc_notices"
+_FIXES = "_posenc_fixes"
+_PENDING = "_posenc_pending_notices"
+
+
+def check_query_params(specs: Iterable) -> list[str]:
+    """Validate raw URL values of ``specs``; return one message per problem."""
+    specs = {spec.key: spec for spec in specs}
+    problems = []
+    for key in list(st.query_params.keys()):
+        spec = specs.get(key)
+        if spec is None:
+            problems.append(t("common.notice_unknown", name=key[:40]))
+            try:
+                del st.query_params[key]
+            except Exception:  # bound parameters belong to their widget
+                pass
+            continue
+        raw = st.query_params.get(key, "")
+        try:
+            spec.parse(raw)
+        except ValueError as error:
+            problems.append(str(error))
+    return problems
+
+
+def setup_page(name: str, specs: Sequence = (), *, icon: str = ":material/waves:") -> None:
+    """Page config, URL checks, language switch, shared menu. Call first on every page."""
+    st.set_page_config(page_title="PosEnc Explorer", page_icon=icon, layout="wide")
+    language_switch()  # first, so that notices are in the chosen language
+    problems = st.session_state.pop(_NOTICES, [])
+    problems += [p for p in check_query_params([*CARRIED, *specs]) if p not in problems]
+    st.session_state[_PENDING] = problems  # survives a corrective rerun (_checked)
+    menu.draw(current=name)
+    if problems:
+        st.warning(t("common.notice_header") + "\n\n" + "\n".join(f"- {p}" for p in problems))
+    if st.session_state.get(PRESENT.key):
+        menu.presenter_style()
+
+
+def _initial(spec) -> dict:
+    # Passing `value` while Session State holds the key makes Streamlit warn on screen.
+    return {} if spec.key in st.session_state else {"value": spec.default}
+
+
+def _as_text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _checked(spec, draw: Callable[[dict], object]):
+    """Draw a bound widget; if its value breaks the spec, reset it and rerun once.
+
+    On a first load the URL beats Session State, and Streamlit checks only the range
+    of a URL value (not, say, that d_model is even). A value set in Session State wins
+    on every later run, hence the rerun; the notice survives it.
+    """
+    fixes = st.session_state.setdefault(_FIXES, {})
+    if spec.key in fixes:
+        st.session_state[spec.key] = fixes.pop(spec.key)
+    value = draw(_initial(spec))
+    try:
+        spec.parse(_as_text(value))
+    except ValueError as error:
+        fixes[spec.key] = spec.default
+        pending = st.session_state.get(_PENDING, [])
+        st.session_state[_NOTICES] = [*pending, *([str(error)] if str(error) not in pending else [])]
+        st.rerun()
+    return value
+
+
+def slider(spec, label: str, help: str, *, container=st, **kwargs):
+    return _checked(
+        spec,
+        lambda initial: container.slider(
+            label,
+            min_value=spec.minimum,
+            max_value=spec.maximum,
+            step=spec.step,
+            key=spec.key,
+            help=help,
+            bind="query-params",
+            **initial,
+            **kwargs,
+        ),
+    )
+
+
+def number(spec, label: str, help: str, *, container=st, **kwargs):
+    minimum = spec.minimum
+    if getattr(spec, "exclusive_minimum", False):
+        minimum = spec.minimum + 1e-9
+    return _checked(
+        spec,
+        lambda initial: container.number_input(
+            label,
+            min_value=minimum,
+            max_value=spec.maximum,
+            step=spec.step,
+            key=spec.key,
+            help=help,
+            bind="query-params",
+            **initial,
+            **kwargs,
+        ),
+    )
+
+
+def choice(
+    spec: ChoiceParam,
+    label: str,
+    help: str,
+    *,
+    captions: Sequence[str] | None = None,
+    container=st,
+    horizontal: bool = True,
+):
+    """A radio of the spec's options, shown as their URL codes.
+
+    A bound radio writes its *displayed* label into the URL, so the options are shown
+    as they are (``split``, ``zh``) and translations go into ``captions`` and help.
+    """
+
+    def draw(initial: dict):
+        index = {"index": spec.options.index(spec.default)} if initial else {}
+        return container.radio(
+            label,
+            spec.options,
+            key=spec.key,
+            help=help,
+            captions=captions,
+            horizontal=horizontal,
+            bind="query-params",
+            **index,
+        )
+
+    return _checked(spec, draw)
+
+
+def toggle(spec: BoolParam, label: str, help: str, *, container=st):
+    return _checked(
+        spec,
+        lambda initial: container.checkbox(
+            label, key=spec.key, help=help, bind="query-params", **initial
+        ),
+    )
+
+
+def text_input(spec, label: str, help: str, *, container=st, **kwargs):
+    return _checked(
+        spec,
+        lambda initial: container.text_input(
+            label,
+            key=spec.key,
+            help=help,
+            max_chars=spec.max_chars,
+            bind="query-params",
+            **initial,
+            **kwargs,
+        ),
+    )
+
+
+def language_switch() -> str:
+    return choice(
+        LANG,
+        "Language / 语言",
+        "English or Chinese; kept in the URL as lang=en or lang=zh.",
+        captions=["English", "中文"],
+        container=st.sidebar,
+    )
+
+
+def shared_controls(*, seq_len: bool = True) -> tuple[int, int, float]:
+    """The sidebar controls ``seq_len``, ``d_model``, ``base`` shared by the pages."""
+    sidebar = st.sidebar
+    sidebar.subheader(t("common.shared_controls"))
+    length = SEQ_LEN.default
+    if seq_len:
+        length = slider(SEQ_LEN, t("common.seq_len"), t("common.seq_len_help"), container=sidebar)
+    d_model = slider(D_MODEL, t("common.d_model"), t("common.d_model_help"), container=sidebar)
+    base = number(BASE, t("common.base"), t("common.base_help"), container=sidebar, format="%g")
+    menu.remember()
+    return int(length), int(d_model), float(base)

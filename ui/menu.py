@@ -1,0 +1,89 @@
+"""The one shared sidebar menu, drawn by every page with ``st.page_link``.
+
+Links carry the shared settings (``ui.params.CARRIED``) as query parameters, so a
+value chosen on one page is there on the next, and in any link copied from it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import streamlit as st
+
+from ui.i18n import t
+from ui.params import CARRIED
+
+_CARRY = "_posenc_carry"
+
+
+class PageEntry(NamedTuple):
+    path: str  # relative to the repository root
+    label_key: str
+    icon: str
+
+
+# Only pages that exist. Order = menu order.
+PAGES: tuple[PageEntry, ...] = (
+    PageEntry("app.py", "menu.home", ":material/home:"),
+)
+
+
+# Which page shows each criterion of a good encoding (home page links).
+CRITERION_PAGES = {
+    "unique": "pages/1_Heatmap.py",
+    "consistent": "pages/4_Rotation.py",
+    "extrapolates": "pages/3_Binary_vs_sinusoid.py",
+    "bounded": "pages/3_Binary_vs_sinusoid.py",
+}
+
+
+def page_for(criterion: str) -> PageEntry | None:
+    """The registered page that demonstrates ``criterion``, if it exists yet."""
+    path = CRITERION_PAGES.get(criterion)
+    return next((page for page in PAGES if page.path == path), None)
+
+
+def carried_values() -> dict[str, object]:
+    """The current value of every carried setting, on pages that draw it or not."""
+    store = st.session_state.setdefault(_CARRY, {})
+    for spec in CARRIED:
+        if spec.key in st.session_state:
+            store[spec.key] = st.session_state[spec.key]
+    return dict(store)
+
+
+def remember() -> None:
+    """Store the carried settings after the widgets ran (safe to call repeatedly)."""
+    carried_values()
+
+
+def link_params() -> dict[str, str]:
+    """Query parameters for menu links: carried settings that differ from their default."""
+    values = carried_values()
+    params = {}
+    for spec in CARRIED:
+        value = values.get(spec.key, spec.default)
+        if value != spec.default:
+            params[spec.key] = str(value).lower() if isinstance(value, bool) else str(value)
+    return params
+
+
+def draw(current: str) -> None:
+    params = link_params()
+    with st.sidebar:
+        st.caption(t("menu.title"))
+        for page in PAGES:
+            st.page_link(page.path, label=t(page.label_key), icon=page.icon, query_params=params)
+        st.divider()
+
+
+def presenter_style() -> None:
+    """Projector mode: larger type and charts, less chrome. Static CSS, no user text."""
+    st.html(
+        "<style>"
+        "html, body, [data-testid=stMarkdownContainer] p {font-size: 1.25rem;}"
+        "h1 {font-size: 3rem !important;} h2 {font-size: 2.2rem !important;}"
+        "[data-testid=stHeader] {display: none;}"
+        ".block-container {padding-top: 1rem; max-width: 100% !important;}"
+        "</style>"
+    )

@@ -1,0 +1,108 @@
+"""One source of truth for every URL-bound control: key, range, default, parsing.
+
+A spec parses the raw query-parameter text and says what is wrong with it, so a URL
+anyone can edit never reaches a computation unchecked. Streamlit imports stay out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class IntParam:
+    key: str
+    minimum: int
+    maximum: int
+    default: int
+    step: int = 1
+
+    def parse(self, raw: str) -> int:
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ValueError(f"{self.key}: '{_short(raw)}' is not a number") from None
+        if not math.isfinite(value) or not value.is_integer():
+            raise ValueError(f"{self.key}: '{_short(raw)}' is not a whole number")
+        value = int(value)
+        if not self.minimum <= value <= self.maximum:
+            raise ValueError(f"{self.key}: {value} is outside {self.minimum}..{self.maximum}")
+        if (value - self.minimum) % self.step:
+            raise ValueError(f"{self.key}: {value} is not a multiple of {self.step}")
+        return value
+
+
+@dataclass(frozen=True)
+class FloatParam:
+    key: str
+    minimum: float
+    maximum: float
+    default: float
+    step: float | None = None
+    exclusive_minimum: bool = False
+
+    def parse(self, raw: str) -> float:
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ValueError(f"{self.key}: '{_short(raw)}' is not a number") from None
+        low_ok = value > self.minimum if self.exclusive_minimum else value >= self.minimum
+        if not math.isfinite(value) or not low_ok or value > self.maximum:
+            bracket = "(" if self.exclusive_minimum else "["
+            raise ValueError(
+                f"{self.key}: {_short(raw)} is outside {bracket}{self.minimum:g}, {self.maximum:g}]"
+            )
+        return value
+
+
+@dataclass(frozen=True)
+class ChoiceParam:
+    key: str
+    options: tuple[str, ...]
+    default: str
+
+    def parse(self, raw: str) -> str:
+        if raw not in self.options:
+            raise ValueError(f"{self.key}: '{_short(raw)}' is not one of {', '.join(self.options)}")
+        return raw
+
+
+@dataclass(frozen=True)
+class BoolParam:
+    key: str
+    default: bool = False
+
+    def parse(self, raw: str) -> bool:
+        if raw.lower() in ("true", "1"):
+            return True
+        if raw.lower() in ("false", "0"):
+            return False
+        raise ValueError(f"{self.key}: '{_short(raw)}' is not true or false")
+
+
+@dataclass(frozen=True)
+class TextParam:
+    key: str
+    default: str
+    max_chars: int = 200
+
+    def parse(self, raw: str) -> str:
+        if len(raw) > self.max_chars:
+            raise ValueError(f"{self.key}: text longer than {self.max_chars} characters")
+        return raw
+
+
+def _short(raw: str, limit: int = 40) -> str:
+    return raw if len(raw) <= limit else raw[:limit] + "…"
+
+
+# The shared controls (issue #2): exactly these keys, limits defined once.
+SEQ_LEN = IntParam("seq_len", 1, 8192, 50)
+D_MODEL = IntParam("d_model", 2, 4096, 128, step=2)
+BASE = FloatParam("base", 1.0, 1e9, 10000.0, exclusive_minimum=True)
+SHARED = (SEQ_LEN, D_MODEL, BASE)
+LANG = ChoiceParam("lang", ("en", "zh"), "en")
+PRESENT = BoolParam("present", False)
+# Keys carried from page to page by the menu links.
+CARRIED = (*SHARED, LANG, PRESENT)

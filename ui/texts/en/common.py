@@ -1,0 +1,18 @@
+TEXTS = {
+    "common.app_name": "PosEnc Explorer",
+    "common.shared_controls": "Shared settings",
+    "common.seq_len": "Sequence length L (seq_len)",
+    "common.seq_len_help": "Number of positions 0 … L−1 (1 to 8192). Kept in the URL as seq_len.",
+    "common.d_model": "Model width d (d_model)",
+    "common.d_model_help": "Number of dimensions per position, even, 2 to 4096. Kept in the URL as d_model.",
+    "common.base": "Base n (base)",
+    "common.base_help": "The 10000 of the paper: ωᵢ = n^(−2i/d). Any finite number > 1. Kept in the URL as base.",
+    "common.notice_header": "Some settings in the link were not valid and were ignored (defaults used instead):",
+    "common.notice_unknown": "'{name}' is not a setting of this page; ignored",
+    "common.downsampled": "Showing block means: {rows} × {cols} cells stand for the {n_rows} × {n_cols} matrix (one cell = {row_step} × {col_step} entries).",
+    "common.position": "position",
+    "common.dimension": "dimension",
+    "common.value": "value",
+    "menu.title": "Pages",
+    "menu.home": "Home",
+}

@@ -1,0 +1,16 @@
+TEXTS = {
+    "home.title": "PosEnc Explorer",
+    "home.intro": "Positional encodings of Transformers, computed exactly and shown interactively: the sinusoidal table of *Attention Is All You Need*, why it is built that way, and rotary embeddings (RoPE) with their context-extension variants.",
+    "home.why_header": "Why a Transformer needs position information",
+    "home.why": "Self-attention compares every token with every other token and sums the results. Shuffle the tokens and each output is shuffled the same way, nothing else changes: *dog bites man* and *man bites dog* look alike. An RNN reads in order and knows positions for free; a Transformer must be told. So a position signal is added to each word embedding.",
+    "home.naive_header": "Two naive schemes and why they fail",
+    "home.naive_normalised": "**Spread [0, 1] over the sentence.** The step between neighbours is 1/(L−1): it depends on the sentence length, so the same value means different positions in sentences of different lengths, and an interval says nothing about how many words lie in it.",
+    "home.naive_raw": "**Use the index itself.** Unbounded: at position 500 the signal dwarfs embedding values near ±1 and drowns the word, and test sentences longer than any training sentence bring values the model never saw.",
+    "home.criteria_header": "What a good encoding needs",
+    "home.criterion_unique": "**Unique**: every position gets its own vector.",
+    "home.criterion_consistent": "**Consistent**: the same offset k gives the same relation wherever it starts: PE(pos+k) is a fixed linear function of PE(pos), independent of pos.",
+    "home.criterion_extrapolates": "**Extrapolates**: longer sequences than seen in training still get sensible codes, and a position's code does not change when the sequence grows.",
+    "home.criterion_bounded": "**Bounded**: values stay small (in [−1, 1]) whatever the position.",
+    "home.formula_header": "The sinusoidal encoding",
+    "home.heatmap_notice": "Live: L = {seq_len}, d = {d_model}, n = {base}. Left columns change fast with position, right columns slowly: each pair (sin, cos) is a clock hand turning at its own speed ωᵢ.",
+}

@@ -1,0 +1,16 @@
+TEXTS = {
+    "home.title": "位置编码探索器",
+    "home.intro": "Transformer 的位置编码，精确计算、交互展示：《Attention Is All You Need》中的正弦位置编码表、它为何如此设计，以及旋转位置编码（RoPE）和它的上下文扩展方法。",
+    "home.why_header": "为什么 Transformer 需要位置信息",
+    "home.why": "自注意力把每个词和所有词两两比较再求和。打乱词的顺序，每个输出也按同样方式被打乱，别的什么都不变：*狗咬人* 和 *人咬狗* 看起来一样。RNN 按顺序读，天然知道位置；Transformer 必须被告知。所以要把位置信号加到每个词向量上。",
+    "home.naive_header": "两种朴素方案及其缺陷",
+    "home.naive_normalised": "**把 [0, 1] 均分给句子。** 相邻两词的间隔是 1/(L−1)：它取决于句子长度，同一个值在不同长度的句子里代表不同的位置，一个区间里有多少个词也无从得知。",
+    "home.naive_raw": "**直接用下标。** 无界：到位置 500 时位置信号远大于 ±1 左右的词向量值，淹没了词本身；测试时比训练时更长的句子会带来模型从未见过的值。",
+    "home.criteria_header": "好的位置编码需要什么",
+    "home.criterion_unique": "**唯一**：每个位置有自己的向量。",
+    "home.criterion_consistent": "**一致**：相同的间隔 k 无论从哪里开始都给出相同的关系：PE(pos+k) 是 PE(pos) 的固定线性函数，与 pos 无关。",
+    "home.criterion_extrapolates": "**可外推**：比训练时更长的序列仍有合理的编码，序列变长时已有位置的编码不变。",
+    "home.criterion_bounded": "**有界**：无论位置多大，值都很小（在 [−1, 1] 内）。",
+    "home.formula_header": "正弦位置编码",
+    "home.heatmap_notice": "实时：L = {seq_len}，d = {d_model}，n = {base}。左边的列随位置变化快，右边的列变化慢：每一对 (sin, cos) 是一根以自己的速度 ωᵢ 转动的指针。",
+}
