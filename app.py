@@ -32,7 +32,10 @@ for criterion in ("unique", "consistent", "extrapolates", "bounded"):
     target = menu.page_for(criterion)
     if target is not None:
         link_col.page_link(
-            target.path, label=t(target.label_key), icon=target.icon, query_params=menu.link_params()
+            target.path,
+            label=t(target.label_key),
+            icon=target.icon,
+            query_params=menu.link_params(),
         )
 
 st.header(t("home.formula_header"))

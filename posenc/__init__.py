@@ -12,16 +12,19 @@ context-extension variants. numpy only: import it in a notebook as is.
 from posenc.binary import binary
 from posenc.rope import SCALINGS, rope, rope_frequencies, rope_scores
 from posenc.rotation import rotation_matrix, split_permutation
+from posenc.schemes import SCHEMES, scheme_table
 from posenc.sinusoidal import frequencies, sinusoidal, wavelengths
 
 __all__ = [
     "SCALINGS",
+    "SCHEMES",
     "binary",
     "frequencies",
     "rope",
     "rope_frequencies",
     "rope_scores",
     "rotation_matrix",
+    "scheme_table",
     "sinusoidal",
     "split_permutation",
     "wavelengths",

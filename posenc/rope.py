@@ -28,9 +28,16 @@ import math
 
 import numpy as np
 
-from posenc._validate import check_array, check_base, check_even, check_int, check_layout, check_real
+from posenc._validate import (
+    check_array,
+    check_base,
+    check_even,
+    check_int,
+    check_layout,
+    check_real,
+)
 
-__all__ = ["rope", "rope_scores", "rope_frequencies", "SCALINGS"]
+__all__ = ["SCALINGS", "rope", "rope_frequencies", "rope_scores"]
 
 SCALINGS = (None, "linear", "ntk", "yarn")
 
@@ -174,7 +181,9 @@ def _yarn_ramp(head_dim: int, base: float, original_context: int) -> np.ndarray:
 
     def correction_dim(rotations: float) -> float:
         # The pair index j whose wavelength fits `rotations` turns into the original context.
-        return head_dim * math.log(original_context / (rotations * 2 * math.pi)) / (2 * math.log(base))
+        return (
+            head_dim * math.log(original_context / (rotations * 2 * math.pi)) / (2 * math.log(base))
+        )
 
     low = max(math.floor(correction_dim(YARN_BETA_FAST)), 0)
     high = min(math.ceil(correction_dim(YARN_BETA_SLOW)), head_dim - 1)

@@ -24,9 +24,16 @@ import math
 
 import numpy as np
 
-from posenc._validate import check_base, check_dtype, check_even, check_int, check_layout, check_real
+from posenc._validate import (
+    check_base,
+    check_dtype,
+    check_even,
+    check_int,
+    check_layout,
+    check_real,
+)
 
-__all__ = ["frequencies", "wavelengths", "sinusoidal"]
+__all__ = ["frequencies", "sinusoidal", "wavelengths"]
 
 
 def frequencies(d_model: int, base: float = 10000.0) -> np.ndarray:

@@ -47,14 +47,34 @@ def setup_page(name: str, specs: Sequence = (), *, icon: str = ":material/waves:
     """Page config, URL checks, language switch, shared menu. Call first on every page."""
     st.set_page_config(page_title="PosEnc Explorer", page_icon=icon, layout="wide")
     language_switch()  # first, so that notices are in the chosen language
+    toggle(PRESENT, t("common.present"), t("common.present_help"), container=st.sidebar)
     problems = st.session_state.pop(_NOTICES, [])
     problems += [p for p in check_query_params([*CARRIED, *specs]) if p not in problems]
     st.session_state[_PENDING] = problems  # survives a corrective rerun (_checked)
     menu.draw(current=name)
+    share_link()
     if problems:
         st.warning(t("common.notice_header") + "\n\n" + "\n".join(f"- {p}" for p in problems))
     if st.session_state.get(PRESENT.key):
         menu.presenter_style()
+
+
+def presenting() -> bool:
+    """Presenter mode (``present=1``): bigger type and charts for a projector."""
+    return bool(st.session_state.get(PRESENT.key, False))
+
+
+def chart_height(height: int) -> int:
+    """Figure height for the current mode: 1.5x in presenter mode."""
+    return int(height * 1.5) if presenting() else height
+
+
+def share_link() -> None:
+    """A 'link to this view' affordance: the current URL query, ready to copy."""
+    query = "&".join(f"{k}={v}" for k, v in st.query_params.to_dict().items())
+    with st.sidebar.popover(t("common.share"), icon=":material/link:"):
+        st.caption(t("common.share_help"))
+        st.code("?" + query if query else t("common.share_defaults"), language=None)
 
 
 def _initial(spec) -> dict:
@@ -82,7 +102,10 @@ def _checked(spec, draw: Callable[[dict], object]):
     except ValueError as error:
         fixes[spec.key] = spec.default
         pending = st.session_state.get(_PENDING, [])
-        st.session_state[_NOTICES] = [*pending, *([str(error)] if str(error) not in pending else [])]
+        st.session_state[_NOTICES] = [
+            *pending,
+            *([str(error)] if str(error) not in pending else []),
+        ]
         st.rerun()
     return value
 

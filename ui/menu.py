@@ -6,6 +6,7 @@ value chosen on one page is there on the next, and in any link copied from it.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
 import streamlit as st
@@ -22,10 +23,18 @@ class PageEntry(NamedTuple):
     icon: str
 
 
-# Only pages that exist. Order = menu order.
-PAGES: tuple[PageEntry, ...] = (
+ROOT = Path(__file__).resolve().parents[1]
+
+# Order = menu order. The menu shows only the files that exist.
+ALL_PAGES: tuple[PageEntry, ...] = (
     PageEntry("app.py", "menu.home", ":material/home:"),
+    PageEntry("pages/1_Heatmap.py", "menu.heatmap", ":material/grid_on:"),
+    PageEntry("pages/2_Wavelengths.py", "menu.wavelengths", ":material/waves:"),
+    PageEntry("pages/3_Binary_vs_sinusoid.py", "menu.binary", ":material/looks_one:"),
+    PageEntry("pages/4_Rotation.py", "menu.rotation", ":material/rotate_right:"),
+    PageEntry("pages/5_RoPE.py", "menu.rope", ":material/360:"),
 )
+PAGES = tuple(page for page in ALL_PAGES if (ROOT / page.path).exists())
 
 
 # Which page shows each criterion of a good encoding (home page links).

@@ -101,7 +101,9 @@ def heatmap(
     if hovertemplate is not None and (customdata is None or not grid.downsampled):
         trace.hovertemplate = hovertemplate
     else:
-        trace.hovertemplate = f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>value %{{z:.4f}}<extra></extra>"
+        trace.hovertemplate = (
+            f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>value %{{z:.4f}}<extra></extra>"
+        )
     fig = go.Figure(trace)
     fig.update_yaxes(autorange="reversed", title=y_title)
     fig.update_xaxes(title=x_title)

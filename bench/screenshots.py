@@ -1,0 +1,62 @@
+"""Screenshot pages in headless Chromium: ``python bench/screenshots.py [URL_PATH ...]``.
+
+Starts its own server unless ``--url`` is given; writes PNGs to ``test-artifacts/``.
+Each argument is a path with optional query, e.g. ``/Heatmap?lang=zh``; default: home.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from playwright.sync_api import sync_playwright
+
+from tests.conftest import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    start_server,
+    stop_server,
+    wait_for_app,
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("paths", nargs="*", default=["/"])
+    parser.add_argument("--url", help="an already running server, e.g. http://127.0.0.1:8501")
+    parser.add_argument("--width", type=int, default=1400)
+    parser.add_argument("--height", type=int, default=2400)
+    args = parser.parse_args()
+    server = None if args.url else start_server()
+    base = args.url or server.url
+    ARTIFACTS.mkdir(exist_ok=True)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": args.width, "height": args.height})
+            errors = []
+            page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+            for path in args.paths:
+                page.goto(base + path)
+                wait_for_app(page)
+                page.wait_for_timeout(1500)  # let Plotly and KaTeX finish drawing
+                name = re.sub(r"[^A-Za-z0-9_=-]+", "_", path.strip("/")) or "home"
+                out = ARTIFACTS / f"shot_{name}.png"
+                page.screenshot(path=str(out), full_page=True)
+                exceptions = page.locator("[data-testid=stException]").count()
+                print(f"{out}  exceptions={exceptions}")
+            if errors:
+                print("console errors:", *errors[:10], sep="\n  ")
+            browser.close()
+    finally:
+        if server:
+            stop_server(server)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""The evolution of position codes (seeds 000, 001, 003), as tables of the same shape.
+
+=================  ===========================================================
+``"index"``        ``e(p) = p`` in every column (unbounded)
+``"normalised"``   ``e(p) = p / (L - 1)`` in every column (depends on L)
+``"binary"``       bits of p, most significant first, padded/truncated to d columns
+``"sin_pow2"``     ``sin(p / 2**i)`` per column i (sine only, frequencies 1/2^i)
+``"sinusoidal"``   the paper's sin/cos pairs, ``omega_i = base ** (-2i/d)``
+=================  ===========================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from posenc._validate import check_base, check_int
+from posenc.sinusoidal import sinusoidal
+
+__all__ = ["SCHEMES", "scheme_table"]
+
+SCHEMES = ("index", "normalised", "binary", "sin_pow2", "sinusoidal")
+
+
+def scheme_table(
+    name: str,
+    length: int,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    total_length: int | None = None,
+    offset: int = 0,
+) -> np.ndarray:
+    """Encode positions ``offset .. offset + length - 1`` with scheme ``name``.
+
+    Parameters
+    ----------
+    name : one of ``SCHEMES``
+    length : int
+        Rows, >= 1.
+    d_model : int
+        Columns, >= 1 (even for ``"sinusoidal"``).
+    base : float
+        Only for ``"sinusoidal"``.
+    total_length : int, optional
+        The sequence length L that ``"normalised"`` divides by (default
+        ``offset + length``): the same position gets another code in a longer sequence.
+    offset : int
+        First position, >= 0.
+
+    Returns
+    -------
+    ndarray, shape (length, d_model), float64
+
+    Examples
+    --------
+    >>> scheme_table("normalised", 3, 2)
+    array([[0. , 0. ],
+           [0.5, 0.5],
+           [1. , 1. ]])
+    >>> scheme_table("binary", 4, 3)[3]
+    array([0., 1., 1.])
+    >>> scheme_table("sin_pow2", 2, 2).round(4)
+    array([[0.    , 0.    ],
+           [0.8415, 0.4794]])
+    """
+    if name not in SCHEMES:
+        raise ValueError(f"name must be one of {SCHEMES}, got {name!r}")
+    length = check_int("length", length, minimum=1)
+    d_model = check_int("d_model", d_model, minimum=1)
+    offset = check_int("offset", offset, minimum=0)
+    positions = np.arange(offset, offset + length, dtype=np.float64)
+    if name == "index":
+        return np.repeat(positions[:, None], d_model, axis=1)
+    if name == "normalised":
+        total = offset + length if total_length is None else total_length
+        total = check_int("total_length", total, minimum=offset + length)
+        scale = 1.0 / (total - 1) if total > 1 else 0.0
+        return np.repeat(positions[:, None] * scale, d_model, axis=1)
+    if name == "binary":
+        shifts = np.arange(d_model - 1, -1, -1)
+        ints = positions.astype(np.int64)[:, None]
+        bits = (ints >> np.minimum(shifts, 62)[None, :]) & 1
+        return np.where(shifts[None, :] > 62, 0, bits).astype(np.float64)
+    if name == "sin_pow2":
+        return np.sin(positions[:, None] / 2.0 ** np.arange(d_model)[None, :])
+    return sinusoidal(length, d_model, check_base(base), offset=offset)

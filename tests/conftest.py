@@ -1,0 +1,185 @@
+"""Shared fixtures: AppTest runner, chart decoding, a live server and a browser."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "app.py"
+PAGES = sorted((ROOT / "pages").glob("*.py"))
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """st.cache_data leaks between AppTest instances."""
+    st.cache_data.clear()
+    yield
+
+
+def run_page(
+    page: str | Path | None = None, query: dict | None = None, timeout: float = 60
+) -> AppTest:
+    """Run the home page or ``pages/<page>`` with ``query`` parameters; fail on exceptions."""
+    path = APP if page is None else ROOT / "pages" / page if isinstance(page, str) else page
+    at = AppTest.from_file(str(path), default_timeout=timeout)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def decode(value):
+    """Plotly >= 6 typed-array JSON ({dtype, bdata, shape}) -> ndarray; else unchanged."""
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        if "shape" in value:
+            array = array.reshape([int(n) for n in str(value["shape"]).split(",")])
+        return array
+    return value
+
+
+def figures(at: AppTest) -> list[dict]:
+    """Every Plotly figure drawn by the script, as dicts (arrays still encoded)."""
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, port: int, process: subprocess.Popen):
+        self.port = port
+        self.process = process
+        self.url = f"http://127.0.0.1:{port}"
+
+
+def start_server(port: int | None = None, extra_env: dict | None = None) -> Server:
+    """Start ``streamlit run app.py`` on loopback and wait for its health check."""
+    port = port or free_port()
+    env = {**os.environ, **(extra_env or {})}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(APP),
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return Server(port, process)
+        except OSError:
+            time.sleep(0.3)
+    process.kill()
+    raise RuntimeError("streamlit did not start within 60 s")
+
+
+def stop_server(server: Server) -> None:
+    server.process.terminate()
+    try:
+        server.process.wait(10)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+
+
+@pytest.fixture(scope="session")
+def server():
+    """One Streamlit server for the whole browser session."""
+    srv = start_server()
+    yield srv
+    stop_server(srv)
+
+
+def _require_browser():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing under CI: .ci/run must install it")
+        pytest.skip("Debian chromium not installed (apt-get install chromium)")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    _require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A fresh page; on failure a screenshot goes to test-artifacts/."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    pg.console_errors = []
+    pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))
+    yield pg
+    failed = getattr(request.node, "rep_call", None)
+    if failed is not None and failed.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
+def wait_for_app(pg, timeout: float = 60_000) -> None:
+    """Wait until the script finished and at least one chart is drawn (or none expected)."""
+    pg.wait_for_selector("[data-testid=stApp]", timeout=timeout)
+    pg.wait_for_function(
+        "() => document.querySelector('[data-testid=stApp]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'",
+        timeout=timeout,
+    )

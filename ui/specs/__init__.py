@@ -1,0 +1,1 @@
+"""URL-bound controls of each page (``SPECS`` per module)."""
