@@ -21,18 +21,19 @@ class PageEntry(NamedTuple):
     path: str  # relative to the repository root
     label_key: str
     icon: str
+    name: str  # page id: its specs live in ui.specs.<name>, its texts under "<name>."
 
 
 ROOT = Path(__file__).resolve().parents[1]
 
 # Order = menu order. The menu shows only the files that exist.
 ALL_PAGES: tuple[PageEntry, ...] = (
-    PageEntry("app.py", "menu.home", ":material/home:"),
-    PageEntry("pages/1_Heatmap.py", "menu.heatmap", ":material/grid_on:"),
-    PageEntry("pages/2_Wavelengths.py", "menu.wavelengths", ":material/waves:"),
-    PageEntry("pages/3_Binary_vs_sinusoid.py", "menu.binary", ":material/looks_one:"),
-    PageEntry("pages/4_Rotation.py", "menu.rotation", ":material/rotate_right:"),
-    PageEntry("pages/5_RoPE.py", "menu.rope", ":material/360:"),
+    PageEntry("app.py", "menu.home", ":material/home:", "home"),
+    PageEntry("pages/1_Heatmap.py", "menu.heatmap", ":material/grid_on:", "heatmap"),
+    PageEntry("pages/2_Wavelengths.py", "menu.wavelengths", ":material/waves:", "wavelengths"),
+    PageEntry("pages/3_Binary_vs_sinusoid.py", "menu.binary", ":material/looks_one:", "binary"),
+    PageEntry("pages/4_Rotation.py", "menu.rotation", ":material/rotate_right:", "rotation"),
+    PageEntry("pages/5_RoPE.py", "menu.rope", ":material/360:", "rope"),
 )
 PAGES = tuple(page for page in ALL_PAGES if (ROOT / page.path).exists())
 

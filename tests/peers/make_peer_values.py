@@ -114,10 +114,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("USE_HUB_KERNELS", "0")
 
+import importlib.metadata as md
+
 import numpy as np
 import torch
-
-import importlib.metadata as md
 
 OUT = Path(__file__).with_name("peer_values.npz")
 
@@ -153,15 +153,23 @@ def annotated_transformer_pe(max_len: int, d_model: int, dtype=None) -> torch.Te
     else:
         pe = torch.zeros(max_len, d_model, dtype=dtype)
         position = torch.arange(0, max_len, dtype=dtype).unsqueeze(1)
-        div_term = torch.exp(torch.arange(0, d_model, 2, dtype=dtype) * -(math.log(10000.0) / d_model))
+        div_term = torch.exp(
+            torch.arange(0, d_model, 2, dtype=dtype) * -(math.log(10000.0) / d_model)
+        )
     pe[:, 0::2] = torch.sin(position * div_term)
     pe[:, 1::2] = torch.cos(position * div_term)
     return pe
 
 
 for L, d in [(50, 128), (100, 512), (4, 4)]:
-    common = dict(source="torch: Annotated Transformer PositionalEncoding", layout="interleaved",
-                  L=L, d=d, base=10000.0, positions="0..L-1")
+    common = dict(
+        source="torch: Annotated Transformer PositionalEncoding",
+        layout="interleaved",
+        L=L,
+        d=d,
+        base=10000.0,
+        positions="0..L-1",
+    )
     pe32 = annotated_transformer_pe(L, d)
     assert pe32.dtype == torch.float32
     put(f"torch_pe_f32_L{L}_d{d}", pe32, **common)
@@ -182,11 +190,21 @@ drift = {}
 for max_len, d in [(8192, 512), (100000, 64)]:
     row = annotated_transformer_pe(max_len, d)[max_len - 1].clone()
     key = f"torch_pe_f32_at{max_len}_d{d}"
-    err = float(np.abs(row.numpy().astype(np.float64) - exact_interleaved_row(max_len - 1, d)).max())
+    err = float(
+        np.abs(row.numpy().astype(np.float64) - exact_interleaved_row(max_len - 1, d)).max()
+    )
     drift[key] = err
-    put(key, row, source="torch: Annotated Transformer PositionalEncoding, one row of the float32 buffer",
-        layout="interleaved", d=d, base=10000.0, max_len=max_len, position=max_len - 1,
-        max_abs_err_vs_float64_formula=err)
+    put(
+        key,
+        row,
+        source="torch: Annotated Transformer PositionalEncoding, one row of the float32 buffer",
+        layout="interleaved",
+        d=d,
+        base=10000.0,
+        max_len=max_len,
+        position=max_len - 1,
+        max_abs_err_vs_float64_formula=err,
+    )
 
 
 def getPositionEncoding(seq_len, d, n=10000):
@@ -199,8 +217,15 @@ def getPositionEncoding(seq_len, d, n=10000):
     return P
 
 
-put("tutorial_pe_L4_d4_n100", getPositionEncoding(seq_len=4, d=4, n=100),
-    source="numpy tutorial getPositionEncoding loop", layout="interleaved", L=4, d=4, base=100.0)
+put(
+    "tutorial_pe_L4_d4_n100",
+    getPositionEncoding(seq_len=4, d=4, n=100),
+    source="numpy tutorial getPositionEncoding loop",
+    layout="interleaved",
+    L=4,
+    d=4,
+    base=100.0,
+)
 
 
 def tf_positional_encoding(length, depth):
@@ -208,15 +233,22 @@ def tf_positional_encoding(length, depth):
     depth = depth / 2
     positions = np.arange(length)[:, np.newaxis]  # (seq, 1)
     depths = np.arange(depth)[np.newaxis, :] / depth  # (1, depth)
-    angle_rates = 1 / (10000 ** depths)  # (1, depth)
+    angle_rates = 1 / (10000**depths)  # (1, depth)
     angle_rads = positions * angle_rates  # (pos, depth)
     pos_encoding = np.concatenate([np.sin(angle_rads), np.cos(angle_rads)], axis=-1)
     return pos_encoding
 
 
-put("tf_pe_L50_d128", tf_positional_encoding(50, 128),
+put(
+    "tf_pe_L50_d128",
+    tf_positional_encoding(50, 128),
     source="TF transformer tutorial positional_encoding (numpy, before tf.cast to float32)",
-    layout="split", L=50, d=128, base=10000.0, exponent="i/(d/2)")
+    layout="split",
+    L=50,
+    d=128,
+    base=10000.0,
+    exponent="i/(d/2)",
+)
 
 
 def get_angles(pos, i, d_model):
@@ -225,40 +257,72 @@ def get_angles(pos, i, d_model):
 
 
 def tf_old_positional_encoding(position, d_model):
-    angle_rads = get_angles(np.arange(position)[:, np.newaxis], np.arange(d_model)[np.newaxis, :], d_model)
+    angle_rads = get_angles(
+        np.arange(position)[:, np.newaxis], np.arange(d_model)[np.newaxis, :], d_model
+    )
     angle_rads[:, 0::2] = np.sin(angle_rads[:, 0::2])
     angle_rads[:, 1::2] = np.cos(angle_rads[:, 1::2])
     return angle_rads
 
 
-put("tf_old_pe_L50_d128", tf_old_positional_encoding(50, 128),
+put(
+    "tf_old_pe_L50_d128",
+    tf_old_positional_encoding(50, 128),
     source="older TF tutorial get_angles/positional_encoding (numpy, before tf.cast)",
-    layout="interleaved", L=50, d=128, base=10000.0, exponent="2*(i//2)/d")
+    layout="interleaved",
+    L=50,
+    d=128,
+    base=10000.0,
+    exponent="2*(i//2)/d",
+)
 
 
-def t2t_get_timing_signal_1d(length, channels, min_timescale=1.0, max_timescale=1.0e4, start_index=0):
+def t2t_get_timing_signal_1d(
+    length, channels, min_timescale=1.0, max_timescale=1.0e4, start_index=0
+):
     """tensor2tensor common_attention.get_timing_signal_1d, numpy float64 transcription."""
     position = np.arange(length, dtype=np.float64) + start_index
     num_timescales = channels // 2
-    log_timescale_increment = math.log(float(max_timescale) / float(min_timescale)) / max(num_timescales - 1, 1)
-    inv_timescales = min_timescale * np.exp(np.arange(num_timescales, dtype=np.float64) * -log_timescale_increment)
+    log_timescale_increment = math.log(float(max_timescale) / float(min_timescale)) / max(
+        num_timescales - 1, 1
+    )
+    inv_timescales = min_timescale * np.exp(
+        np.arange(num_timescales, dtype=np.float64) * -log_timescale_increment
+    )
     scaled_time = position[:, None] * inv_timescales[None, :]
     signal = np.concatenate([np.sin(scaled_time), np.cos(scaled_time)], axis=1)
     signal = np.pad(signal, [[0, 0], [0, channels % 2]])
     return signal
 
 
-put("t2t_pe_L50_d128", t2t_get_timing_signal_1d(50, 128),
-    source="tensor2tensor get_timing_signal_1d (numpy float64)", layout="split", L=50, d=128,
-    base=10000.0, exponent="i/(d/2-1)", min_timescale=1.0, max_timescale=1.0e4)
+put(
+    "t2t_pe_L50_d128",
+    t2t_get_timing_signal_1d(50, 128),
+    source="tensor2tensor get_timing_signal_1d (numpy float64)",
+    layout="split",
+    L=50,
+    d=128,
+    base=10000.0,
+    exponent="i/(d/2-1)",
+    min_timescale=1.0,
+    max_timescale=1.0e4,
+)
 
 from transformers.models.fsmt.modeling_fsmt import SinusoidalPositionalEmbedding as FSMTSinusoidal
 
 fs32 = FSMTSinusoidal.get_embedding(50, 128, None)
 assert fs32.dtype == torch.float32
-put("fairseq_pe_f32_L50_d128", fs32,
+put(
+    "fairseq_pe_f32_L50_d128",
+    fs32,
     source="fairseq SinusoidalPositionalEmbedding.get_embedding (verbatim port in transformers FSMT)",
-    layout="split", L=50, d=128, base=10000.0, exponent="i/(d/2-1)", padding_idx=None)
+    layout="split",
+    L=50,
+    d=128,
+    base=10000.0,
+    exponent="i/(d/2-1)",
+    padding_idx=None,
+)
 
 
 def fairseq_get_embedding_f64(num_embeddings, embedding_dim, padding_idx=None):
@@ -275,9 +339,17 @@ def fairseq_get_embedding_f64(num_embeddings, embedding_dim, padding_idx=None):
     return emb
 
 
-put("fairseq_pe_L50_d128", fairseq_get_embedding_f64(50, 128),
-    source="fairseq get_embedding code in torch float64", layout="split", L=50, d=128,
-    base=10000.0, exponent="i/(d/2-1)", padding_idx=None)
+put(
+    "fairseq_pe_L50_d128",
+    fairseq_get_embedding_f64(50, 128),
+    source="fairseq get_embedding code in torch float64",
+    layout="split",
+    L=50,
+    d=128,
+    base=10000.0,
+    exponent="i/(d/2-1)",
+    padding_idx=None,
+)
 
 # --------------------------------------------------------------------------
 # 2. Hugging Face RoPE inverse frequencies
@@ -288,7 +360,6 @@ from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.llama.modeling_llama import (
     LlamaRotaryEmbedding,
     apply_rotary_pos_emb,
-    rotate_half,
 )
 
 N_HEADS = 4
@@ -296,9 +367,16 @@ N_HEADS = 4
 
 def llama_config(head_dim, base, max_pos, rope_parameters):
     rp = {"rope_theta": float(base), **rope_parameters}
-    return LlamaConfig(hidden_size=head_dim * N_HEADS, num_attention_heads=N_HEADS, head_dim=head_dim,
-                       num_hidden_layers=1, intermediate_size=8, vocab_size=8,
-                       max_position_embeddings=max_pos, rope_parameters=rp)
+    return LlamaConfig(
+        hidden_size=head_dim * N_HEADS,
+        num_attention_heads=N_HEADS,
+        head_dim=head_dim,
+        num_hidden_layers=1,
+        intermediate_size=8,
+        vocab_size=8,
+        max_position_embeddings=max_pos,
+        rope_parameters=rp,
+    )
 
 
 def base_tag(b):
@@ -312,39 +390,92 @@ for hd in (64, 128):
         cfg = llama_config(hd, base, 2048, {"rope_type": "default"})
         inv, att = LlamaRotaryEmbedding.compute_default_rope_parameters(cfg)
         assert att == 1.0
-        put(f"hf_inv_freq_default_hd{hd}_b{bt}_f32", inv, source="LlamaRotaryEmbedding.compute_default_rope_parameters",
-            scaling="default", head_dim=hd, base=float(base), factor=1.0, original_context=None, context=2048)
+        put(
+            f"hf_inv_freq_default_hd{hd}_b{bt}_f32",
+            inv,
+            source="LlamaRotaryEmbedding.compute_default_rope_parameters",
+            scaling="default",
+            head_dim=hd,
+            base=float(base),
+            factor=1.0,
+            original_context=None,
+            context=2048,
+        )
         # sanity: the module uses the same
         assert torch.equal(LlamaRotaryEmbedding(cfg).inv_freq, inv)
 
         for factor in (4, 8):
-            cfg = llama_config(hd, base, 2048 * factor, {"rope_type": "linear", "factor": float(factor)})
+            cfg = llama_config(
+                hd, base, 2048 * factor, {"rope_type": "linear", "factor": float(factor)}
+            )
             inv, att = ROPE_INIT_FUNCTIONS["linear"](cfg, "cpu")
             assert att == 1.0
-            put(f"hf_inv_freq_linear_hd{hd}_b{bt}_x{factor}_f32", inv, source=hf_src + ' ROPE_INIT_FUNCTIONS["linear"]',
-                scaling="linear", head_dim=hd, base=float(base), factor=float(factor), original_context=2048,
-                context=2048 * factor, attention_factor=att)
+            put(
+                f"hf_inv_freq_linear_hd{hd}_b{bt}_x{factor}_f32",
+                inv,
+                source=hf_src + ' ROPE_INIT_FUNCTIONS["linear"]',
+                scaling="linear",
+                head_dim=hd,
+                base=float(base),
+                factor=float(factor),
+                original_context=2048,
+                context=2048 * factor,
+                attention_factor=att,
+            )
 
             for S in (8192, 16384):
-                cfg = llama_config(hd, base, 2048, {"rope_type": "dynamic", "factor": float(factor)})
+                cfg = llama_config(
+                    hd, base, 2048, {"rope_type": "dynamic", "factor": float(factor)}
+                )
                 inv, att = ROPE_INIT_FUNCTIONS["dynamic"](cfg, "cpu", seq_len=S)
                 assert att == 1.0
-                put(f"hf_inv_freq_dynamic_hd{hd}_b{bt}_x{factor}_ctx2048_seq{S}_f32", inv,
+                put(
+                    f"hf_inv_freq_dynamic_hd{hd}_b{bt}_x{factor}_ctx2048_seq{S}_f32",
+                    inv,
                     source=hf_src + ' ROPE_INIT_FUNCTIONS["dynamic"](config, seq_len=S)',
-                    scaling="dynamic", head_dim=hd, base=float(base), factor=float(factor),
-                    original_context=2048, context=S, seq_len=S, max_position_embeddings=2048,
-                    formula="base' = base*((factor*S/2048)-(factor-1))**(hd/(hd-2))")
+                    scaling="dynamic",
+                    head_dim=hd,
+                    base=float(base),
+                    factor=float(factor),
+                    original_context=2048,
+                    context=S,
+                    seq_len=S,
+                    max_position_embeddings=2048,
+                    formula="base' = base*((factor*S/2048)-(factor-1))**(hd/(hd-2))",
+                )
 
             for orig in (2048, 4096):
-                cfg = llama_config(hd, base, orig * factor, {
-                    "rope_type": "yarn", "factor": float(factor), "original_max_position_embeddings": orig})
+                cfg = llama_config(
+                    hd,
+                    base,
+                    orig * factor,
+                    {
+                        "rope_type": "yarn",
+                        "factor": float(factor),
+                        "original_max_position_embeddings": orig,
+                    },
+                )
                 inv, att = ROPE_INIT_FUNCTIONS["yarn"](cfg, "cpu")
-                ys = dict(source=hf_src + ' ROPE_INIT_FUNCTIONS["yarn"]', scaling="yarn", head_dim=hd,
-                          base=float(base), factor=float(factor), original_context=orig, context=orig * factor,
-                          beta_fast=32, beta_slow=1, truncate=True, mscale=None, mscale_all_dim=None)
+                ys = dict(
+                    source=hf_src + ' ROPE_INIT_FUNCTIONS["yarn"]',
+                    scaling="yarn",
+                    head_dim=hd,
+                    base=float(base),
+                    factor=float(factor),
+                    original_context=orig,
+                    context=orig * factor,
+                    beta_fast=32,
+                    beta_slow=1,
+                    truncate=True,
+                    mscale=None,
+                    mscale_all_dim=None,
+                )
                 put(f"hf_inv_freq_yarn_hd{hd}_b{bt}_x{factor}_orig{orig}_f32", inv, **ys)
-                put(f"hf_attn_yarn_hd{hd}_b{bt}_x{factor}_orig{orig}", np.array([att], dtype=np.float64),
-                    **{**ys, "what": "attention_factor (cos/sin multiplier) = 0.1*ln(factor)+1"})
+                put(
+                    f"hf_attn_yarn_hd{hd}_b{bt}_x{factor}_orig{orig}",
+                    np.array([att], dtype=np.float64),
+                    **{**ys, "what": "attention_factor (cos/sin multiplier) = 0.1*ln(factor)+1"},
+                )
 
 # --------------------------------------------------------------------------
 # 3. Rotary application
@@ -354,7 +485,12 @@ rng = np.random.default_rng(0)
 q_np = rng.standard_normal((N, D))
 k_np = rng.standard_normal((N, D))
 rope_common = dict(n=N, head_dim=D, base=BASE, positions="0..15")
-put("rope_q", q_np, what="input q, np.random.default_rng(0).standard_normal((16, 64)) (drawn first)", **rope_common)
+put(
+    "rope_q",
+    q_np,
+    what="input q, np.random.default_rng(0).standard_normal((16, 64)) (drawn first)",
+    **rope_common,
+)
 put("rope_k", k_np, what="input k, same rng, drawn second", **rope_common)
 
 q64 = torch.from_numpy(q_np)
@@ -368,10 +504,20 @@ emb = torch.cat((freqs, freqs), dim=-1)
 cos, sin = emb.cos()[None], emb.sin()[None]  # (batch=1, seq, hd)
 qh, kh = apply_rotary_pos_emb(q64[None, None], k64[None, None], cos, sin, unsqueeze_dim=1)
 hf_q, hf_k = qh[0, 0], kh[0, 0]
-put("hf_rope_q_split", hf_q, source="transformers llama apply_rotary_pos_emb/rotate_half, float64 cos/sin",
-    layout="split", **rope_common)
-put("hf_rope_k_split", hf_k, source="transformers llama apply_rotary_pos_emb/rotate_half, float64 cos/sin",
-    layout="split", **rope_common)
+put(
+    "hf_rope_q_split",
+    hf_q,
+    source="transformers llama apply_rotary_pos_emb/rotate_half, float64 cos/sin",
+    layout="split",
+    **rope_common,
+)
+put(
+    "hf_rope_k_split",
+    hf_k,
+    source="transformers llama apply_rotary_pos_emb/rotate_half, float64 cos/sin",
+    layout="split",
+    **rope_common,
+)
 
 # HF native float32 path: its own rotary module
 cfg = llama_config(D, BASE, 2048, {"rope_type": "default"})
@@ -379,10 +525,20 @@ rot = LlamaRotaryEmbedding(cfg)
 q32, k32 = q64.float(), k64.float()
 cos32, sin32 = rot(q32[None, None], torch.arange(N)[None])
 qh32, kh32 = apply_rotary_pos_emb(q32[None, None], k32[None, None], cos32, sin32, unsqueeze_dim=1)
-put("hf_rope_q_split_f32", qh32[0, 0], source="transformers LlamaRotaryEmbedding + apply_rotary_pos_emb, float32",
-    layout="split", **rope_common)
-put("hf_rope_k_split_f32", kh32[0, 0], source="transformers LlamaRotaryEmbedding + apply_rotary_pos_emb, float32",
-    layout="split", **rope_common)
+put(
+    "hf_rope_q_split_f32",
+    qh32[0, 0],
+    source="transformers LlamaRotaryEmbedding + apply_rotary_pos_emb, float32",
+    layout="split",
+    **rope_common,
+)
+put(
+    "hf_rope_k_split_f32",
+    kh32[0, 0],
+    source="transformers LlamaRotaryEmbedding + apply_rotary_pos_emb, float32",
+    layout="split",
+    **rope_common,
+)
 
 # rotary-embedding-torch, interleaved layout
 from rotary_embedding_torch import RotaryEmbedding
@@ -391,8 +547,12 @@ ret64 = RotaryEmbedding(dim=D, custom_freqs=inv64.clone()).double()
 ret_q = ret64.rotate_queries_or_keys(q64[None])[0]
 ret_k = ret64.rotate_queries_or_keys(k64[None])[0]
 assert ret_q.dtype == torch.float64
-ret_s = dict(source="rotary_embedding_torch.RotaryEmbedding(dim=64, custom_freqs=float64 inv_freq).double()"
-             ".rotate_queries_or_keys on (1,16,64)", layout="interleaved", **rope_common)
+ret_s = dict(
+    source="rotary_embedding_torch.RotaryEmbedding(dim=64, custom_freqs=float64 inv_freq).double()"
+    ".rotate_queries_or_keys on (1,16,64)",
+    layout="interleaved",
+    **rope_common,
+)
 put("ret_rope_q_interleaved", ret_q, **ret_s)
 put("ret_rope_k_interleaved", ret_k, **ret_s)
 
@@ -400,8 +560,11 @@ ret32 = RotaryEmbedding(dim=D)
 ret_q32 = ret32.rotate_queries_or_keys(q32[None])[0]
 ret_k32 = ret32.rotate_queries_or_keys(k32[None])[0]
 assert ret_q32.dtype == torch.float32
-ret_s32 = dict(source="rotary_embedding_torch.RotaryEmbedding(dim=64).rotate_queries_or_keys, native float32",
-               layout="interleaved", **rope_common)
+ret_s32 = dict(
+    source="rotary_embedding_torch.RotaryEmbedding(dim=64).rotate_queries_or_keys, native float32",
+    layout="interleaved",
+    **rope_common,
+)
 put("ret_rope_q_interleaved_f32", ret_q32, **ret_s32)
 put("ret_rope_k_interleaved_f32", ret_k32, **ret_s32)
 
@@ -439,10 +602,14 @@ def meta_apply_rotary_emb(xq, xk, freqs_cis):
 fc = precompute_freqs_cis(D, N, BASE)
 mq, mk = meta_apply_rotary_emb(q64[None, :, None, :], k64[None, :, None, :], fc)
 meta_q, meta_k = mq[0, :, 0, :], mk[0, :, 0, :]
-meta_s = dict(source="Meta LLaMA precompute_freqs_cis + apply_rotary_emb (view_as_complex), float64",
-              layout="interleaved", **rope_common)
+meta_s = dict(
+    source="Meta LLaMA precompute_freqs_cis + apply_rotary_emb (view_as_complex), float64",
+    layout="interleaved",
+    **rope_common,
+)
 put("meta_rope_q_interleaved", meta_q, **meta_s)
 put("meta_rope_k_interleaved", meta_k, **meta_s)
+
 
 # --------------------------------------------------------------------------
 # 4. Cross-checks (printed)
@@ -465,7 +632,9 @@ def reinterleave(x):
     return out
 
 
-qs, ks = apply_rotary_pos_emb(deinterleave(q64)[None, None], deinterleave(k64)[None, None], cos, sin, unsqueeze_dim=1)
+qs, ks = apply_rotary_pos_emb(
+    deinterleave(q64)[None, None], deinterleave(k64)[None, None], cos, sin, unsqueeze_dim=1
+)
 hf_perm_q, hf_perm_k = reinterleave(qs[0, 0]), reinterleave(ks[0, 0])
 
 checks = {
@@ -477,11 +646,17 @@ checks = {
     "rotary-embedding-torch f32 vs f64": mx(ret_q32, ret_q),
     "rotary-embedding-torch .double() with its float32 freqs vs f64": mx(ret_mixed_q, ret_q),
     "norms preserved (HF f64)": mx(hf_q.norm(dim=-1), q64.norm(dim=-1)),
-    "torch_pe f32 vs f64 L100 d512": mx(values["torch_pe_f32_L100_d512"], values["torch_pe_f64_L100_d512"]),
+    "torch_pe f32 vs f64 L100 d512": mx(
+        values["torch_pe_f32_L100_d512"], values["torch_pe_f64_L100_d512"]
+    ),
     "fairseq f32 vs f64": mx(values["fairseq_pe_f32_L50_d128"], values["fairseq_pe_L50_d128"]),
     "fairseq f64 vs t2t": mx(values["fairseq_pe_L50_d128"], values["t2t_pe_L50_d128"]),
-    "t2t vs tf (exponent i/(d/2-1) vs i/(d/2))": mx(values["t2t_pe_L50_d128"], values["tf_pe_L50_d128"]),
-    "tf_old vs torch_pe_f64 L50 d128": mx(values["tf_old_pe_L50_d128"], values["torch_pe_f64_L50_d128"]),
+    "t2t vs tf (exponent i/(d/2-1) vs i/(d/2))": mx(
+        values["t2t_pe_L50_d128"], values["tf_pe_L50_d128"]
+    ),
+    "tf_old vs torch_pe_f64 L50 d128": mx(
+        values["tf_old_pe_L50_d128"], values["torch_pe_f64_L50_d128"]
+    ),
 }
 for key, err in drift.items():
     checks[f"{key} vs exact float64 formula"] = err
@@ -493,8 +668,10 @@ for hd in (64, 128):
         got = values[f"hf_inv_freq_default_hd{hd}_b{bt}_f32"]
         checks[f"hf default hd{hd} b{bt} rel err vs float64"] = float(np.abs(got / exact - 1).max())
 
-print(f"torch {torch.__version__}, transformers {transformers.__version__}, "
-      f"rotary-embedding-torch {md.version('rotary-embedding-torch')}, numpy {np.__version__}")
+print(
+    f"torch {torch.__version__}, transformers {transformers.__version__}, "
+    f"rotary-embedding-torch {md.version('rotary-embedding-torch')}, numpy {np.__version__}"
+)
 for name, err in checks.items():
     print(f"  {name:70s} max abs diff {err:.3e}")
 
@@ -505,11 +682,21 @@ assert checks["HF split on de-interleaved inputs vs interleaved (meta) k"] < 1e-
 
 assert set(settings) == set(values)
 values["settings_json"] = np.array(json.dumps(settings, sort_keys=True))
-values["versions_json"] = np.array(json.dumps({
-    "versions": {"python": sys.version.split()[0], "numpy": np.__version__, "torch": torch.__version__,
-                 "transformers": transformers.__version__,
-                 "rotary-embedding-torch": md.version("rotary-embedding-torch"), "einops": md.version("einops")},
-    "checks_max_abs_diff": checks,
-}, sort_keys=True))
+values["versions_json"] = np.array(
+    json.dumps(
+        {
+            "versions": {
+                "python": sys.version.split()[0],
+                "numpy": np.__version__,
+                "torch": torch.__version__,
+                "transformers": transformers.__version__,
+                "rotary-embedding-torch": md.version("rotary-embedding-torch"),
+                "einops": md.version("einops"),
+            },
+            "checks_max_abs_diff": checks,
+        },
+        sort_keys=True,
+    )
+)
 np.savez_compressed(OUT, **values)
 print(f"wrote {OUT} ({OUT.stat().st_size / 1e6:.3f} MB, {len(values)} keys)")
