@@ -7,7 +7,7 @@ from ui.data import sinusoidal_grid
 from ui.figures.home import home_heatmap
 from ui.i18n import t
 
-controls.setup_page("home", icon=":material/home:")
+controls.setup_page("home")
 seq_len, d_model, base = controls.shared_controls()
 
 st.title(t("home.title"))

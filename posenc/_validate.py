@@ -16,7 +16,9 @@ LAYOUTS = ("interleaved", "split")
 
 def check_int(name: str, value, *, minimum: int, maximum: int | None = None) -> int:
     """Return ``value`` as an int, or raise if it is not an integer in range."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if not isinstance(value, numbers.Integral):
         if isinstance(value, numbers.Real) and float(value).is_integer():
             value = int(value)
         else:

@@ -148,21 +148,15 @@ def sinusoidal(
     coarse = np.exp(-1j * np.multiply.outer(starts, omega)).astype(ctype)
     fine = np.exp(-1j * np.multiply.outer(np.arange(block, dtype=np.float64), omega)).astype(ctype)
 
-    if layout == "interleaved":
-        # Viewed as complex, an interleaved row is sin + i cos = i e^{-i omega p}.
-        coarse *= 1j
-        out = np.empty((length, d_model), dtype=dtype)
-        z = out.view(ctype)
-    else:
-        z = np.empty((length, half), dtype=ctype)
+    # Viewed as complex, an interleaved row is sin + i cos = i e^{-i omega p}.
+    coarse *= 1j
+    out = np.empty((length, d_model), dtype=dtype)
+    z = out.view(ctype) if layout == "interleaved" else np.empty((length, half), dtype=ctype)
     body = z[: n_full * block].reshape(n_full, block, half)
     np.multiply(coarse[:n_full, None, :], fine[None, :, :], out=body)
     if tail:
         np.multiply(coarse[n_full], fine[:tail], out=z[n_full * block :])
-
     if layout == "split":
-        # Here z = cos - i sin.
-        out = np.empty((length, d_model), dtype=dtype)
-        np.negative(z.imag, out=out[:, :half])
-        out[:, half:] = z.real
+        out[:, :half] = z.real
+        out[:, half:] = z.imag
     return out

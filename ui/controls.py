@@ -10,6 +10,7 @@ the view.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 import streamlit as st
 
@@ -22,11 +23,11 @@ _FIXES = "_posenc_fixes"
 _PENDING = "_posenc_pending_notices"
 
 
-def check_query_params(specs: Iterable) -> list[str]:
-    """Validate raw URL values of ``specs``; return one message per problem."""
+def check_query_params(specs: Iterable, raw: dict[str, str]) -> list[str]:
+    """Validate the URL values ``raw`` against ``specs``; return one message per problem."""
     specs = {spec.key: spec for spec in specs}
     problems = []
-    for key in list(st.query_params.keys()):
+    for key, value in raw.items():
         spec = specs.get(key)
         if spec is None:
             problems.append(t("common.notice_unknown", name=key[:40]))
@@ -35,21 +36,30 @@ def check_query_params(specs: Iterable) -> list[str]:
             except Exception:  # bound parameters belong to their widget
                 pass
             continue
-        raw = st.query_params.get(key, "")
         try:
-            spec.parse(raw)
+            spec.parse(value)
         except ValueError as error:
             problems.append(str(error))
     return problems
 
 
-def setup_page(name: str, specs: Sequence = (), *, icon: str = ":material/waves:") -> None:
-    """Page config, URL checks, language switch, shared menu. Call first on every page."""
-    st.set_page_config(page_title="PosEnc Explorer", page_icon=icon, layout="wide")
-    language_switch()  # first, so that notices are in the chosen language
+FAVICON = str(Path(__file__).resolve().parents[1] / "assets" / "favicon.png")
+
+
+def setup_page(name: str, specs: Sequence = ()) -> None:
+    """Page config, URL checks, language switch, shared menu. Call first on every page.
+
+    The favicon is a local file: a ``:material/...:`` page icon would be fetched from a
+    font CDN, and the app must work offline.
+    """
+    st.set_page_config(page_title="PosEnc Explorer", page_icon=FAVICON, layout="wide")
+    # Read the URL before any bound widget drops an invalid value from it.
+    raw = {key: st.query_params.get(key, "") for key in st.query_params.keys()}
+    menu.seed_from_url(raw)
+    language_switch()  # before the checks, so that notices are in the chosen language
     toggle(PRESENT, t("common.present"), t("common.present_help"), container=st.sidebar)
     problems = st.session_state.pop(_NOTICES, [])
-    problems += [p for p in check_query_params([*CARRIED, *specs]) if p not in problems]
+    problems += [p for p in check_query_params([*CARRIED, *specs], raw) if p not in problems]
     st.session_state[_PENDING] = problems  # survives a corrective rerun (_checked)
     menu.draw(current=name)
     share_link()

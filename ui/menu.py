@@ -62,6 +62,17 @@ def carried_values() -> dict[str, object]:
     return dict(store)
 
 
+def seed_from_url(raw: dict[str, str]) -> None:
+    """Valid carried values in the URL, before their widgets have run (first load)."""
+    store = st.session_state.setdefault(_CARRY, {})
+    for spec in CARRIED:
+        if spec.key in raw:
+            try:
+                store[spec.key] = spec.parse(raw[spec.key])
+            except ValueError:
+                pass
+
+
 def remember() -> None:
     """Store the carried settings after the widgets ran (safe to call repeatedly)."""
     carried_values()

@@ -1,0 +1,90 @@
+"""Real-browser tests in headless Chromium (Debian's chromium, driven by Playwright)."""
+
+import pytest
+from conftest import start_server, stop_server, wait_for_app
+
+from ui import menu
+
+pytestmark = pytest.mark.browser
+
+CHART = "[data-testid=stPlotlyChart] .main-svg"
+
+
+def url_path(page) -> str:
+    """pages/1_Heatmap.py -> /Heatmap; app.py -> /"""
+    if page.path == "app.py":
+        return "/"
+    return "/" + page.path.split("/")[-1].removesuffix(".py").split("_", 1)[1]
+
+
+def no_network_outside(pg, server):
+    """Record requests that leave the local server (the app must work offline)."""
+    pg.outside = []
+    pg.on("request", lambda r: not r.url.startswith(server.url) and pg.outside.append(r.url))
+
+
+def test_home_page_opens_without_exception(server, page):
+    no_network_outside(page, server)
+    page.goto(server.url + "/")
+    wait_for_app(page)
+    page.wait_for_selector(CHART, timeout=60_000)
+    assert page.locator("[data-testid=stException]").count() == 0
+    assert page.console_errors == []
+    assert page.outside == []
+
+
+@pytest.mark.parametrize("entry", menu.PAGES, ids=lambda p: p.name)
+def test_every_menu_page_draws_its_charts_without_errors(server, page, entry):
+    no_network_outside(page, server)
+    page.goto(server.url + url_path(entry))
+    wait_for_app(page)
+    page.wait_for_selector(CHART, timeout=60_000)
+    assert page.locator("[data-testid=stException]").count() == 0
+    assert page.console_errors == []
+    assert page.outside == []
+    # The shared menu lists every page.
+    assert page.locator("[data-testid=stSidebar] [data-testid=stPageLink]").count() >= len(
+        menu.PAGES
+    )
+
+
+def test_moving_a_slider_redraws_the_chart(server, page):
+    page.goto(server.url + "/?seq_len=10&d_model=8")
+    wait_for_app(page)
+    page.wait_for_selector(CHART)
+    rows = "() => document.querySelector('.js-plotly-plot')?._fullData?.[0]?.z?.length"
+    assert page.evaluate(rows) == 10
+    slider = page.get_by_role("slider", name="Sequence length L (seq_len)")
+    slider.focus()
+    slider.press("ArrowRight")
+    slider.press("ArrowRight")
+    page.wait_for_function(f"() => ({rows})() === 12", timeout=30_000)
+    assert "seq_len=12" in page.url
+
+
+def test_deep_link_as_first_visit_to_a_fresh_server_shows_view_and_menu(page):
+    # A new server whose very first visitor opens a deep link with parameters: the view
+    # must be that link's, and the menu the shared one (not Streamlit's auto menu).
+    fresh = start_server()
+    try:
+        target = menu.PAGES[-1]
+        page.goto(f"{fresh.url}{url_path(target)}?lang=zh&d_model=16")
+        wait_for_app(page)
+        page.wait_for_selector(CHART, timeout=60_000)
+        sidebar = page.locator("[data-testid=stSidebar]")
+        assert sidebar.locator("[data-testid=stSidebarNav]").count() == 0
+        labels = sidebar.locator("[data-testid=stPageLink]").all_inner_texts()
+        assert any("首页" in label for label in labels)
+        assert "d_model=16" in page.url and "lang=zh" in page.url
+        assert page.locator("[data-testid=stException]").count() == 0
+    finally:
+        stop_server(fresh)
+
+
+def test_hostile_url_shows_a_notice_not_a_traceback(server, page):
+    page.goto(server.url + "/?d_model=7&seq_len=abc&base=nan&bogus=" + "x" * 2000)
+    wait_for_app(page)
+    page.wait_for_selector(CHART)
+    assert page.locator("[data-testid=stException]").count() == 0
+    notice = page.locator("[data-testid=stAlert]").inner_text()
+    assert "d_model" in notice and "seq_len" in notice and "bogus" in notice

@@ -1,0 +1,111 @@
+"""The app shell: home page, shared controls bound to the URL, menu, notices."""
+
+from urllib.parse import parse_qs
+
+import pytest
+from conftest import APP, decode, figures, run_page
+from streamlit.testing.v1 import AppTest
+
+from ui import menu
+from ui.params import BASE, D_MODEL, SEQ_LEN
+
+
+def links(at):
+    return [(el.proto.page, parse_qs(el.proto.query_string)) for el in at.get("page_link")]
+
+
+def test_home_page_runs_and_draws_the_live_heatmap():
+    at = run_page()
+    (fig,) = figures(at)
+    z = decode(fig["data"][0]["z"])
+    assert z.shape == (SEQ_LEN.default, D_MODEL.default)
+    assert at.title[0].value == "PosEnc Explorer"
+
+
+def test_shared_controls_have_exactly_the_contract_keys():
+    at = run_page()
+    assert [s.key for s in at.slider] == ["seq_len", "d_model"]
+    assert [n.key for n in at.number_input] == ["base"]
+
+
+def test_query_parameters_reproduce_a_view():
+    at = run_page(query={"seq_len": "4", "d_model": "6", "base": "100"})
+    assert at.slider(key="seq_len").value == 4
+    assert at.slider(key="d_model").value == 6
+    assert at.number_input(key="base").value == 100.0
+    z = decode(figures(at)[0]["data"][0]["z"])
+    assert z.shape == (4, 6)
+    assert abs(z[1, 0] - 0.8414709848) < 1e-6  # sin(1): drawn from posenc
+
+
+def test_moving_a_slider_redraws_the_chart():
+    at = run_page()
+    at.slider(key="seq_len").set_value(7).run()
+    assert not at.exception
+    assert decode(figures(at)[0]["data"][0]["z"]).shape[0] == 7
+
+
+@pytest.mark.parametrize(
+    ("query", "fragment"),
+    [
+        ({"d_model": "7"}, "d_model"),
+        ({"seq_len": "abc"}, "seq_len"),
+        ({"seq_len": "-3"}, "seq_len"),
+        ({"seq_len": "1e9"}, "seq_len"),
+        ({"base": "nan"}, "base"),
+        ({"base": "1"}, "base"),
+        ({"base": "-inf"}, "base"),
+        ({"d_model": "x" * 10_000}, "d_model"),
+        ({"lang": "fr"}, "lang"),
+        ({"present": "maybe"}, "present"),
+        ({"no_such_setting": "1"}, "no_such_setting"),
+    ],
+)
+def test_hostile_query_parameters_give_a_notice_and_defaults(query, fragment):
+    at = run_page(query=query)
+    assert len(at.warning) == 1 and fragment in at.warning[0].value
+    assert at.slider(key="d_model").value % 2 == 0
+    assert len(figures(at)) == 1
+
+
+def test_odd_d_model_in_the_url_is_replaced_by_the_default():
+    at = run_page(query={"d_model": "7", "seq_len": "9"})
+    assert at.slider(key="d_model").value == D_MODEL.default
+    assert at.slider(key="seq_len").value == 9
+
+
+def test_chinese_texts_when_lang_is_zh():
+    at = run_page(query={"lang": "zh"})
+    assert at.title[0].value == "位置编码探索器"
+    assert at.radio(key="lang").value == "zh"
+
+
+def test_menu_lists_only_existing_pages_and_carries_settings():
+    at = run_page(query={"seq_len": "12", "lang": "zh"})
+    drawn = links(at)
+    menu_pages = [page for page, _ in drawn][: len(menu.PAGES)]
+    assert len(menu_pages) == len(menu.PAGES)
+    for _, params in drawn:
+        assert params["seq_len"] == ["12"] and params["lang"] == ["zh"]
+        assert "d_model" not in params  # defaults stay out of links
+
+
+def test_values_are_carried_from_page_to_page():
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["d_model"] = "16"
+    at.run()
+    for page in menu.PAGES[1:]:
+        at.switch_page(page.path).run()
+        assert not at.exception
+        assert at.session_state["_posenc_carry"]["d_model"] == 16
+
+
+def test_presenter_mode_is_a_bound_toggle():
+    at = run_page(query={"present": "true"})
+    assert at.checkbox(key="present").value is True
+
+
+def test_limits_are_defined_once():
+    assert (SEQ_LEN.minimum, SEQ_LEN.maximum) == (1, 8192)
+    assert (D_MODEL.minimum, D_MODEL.maximum, D_MODEL.step) == (2, 4096, 2)
+    assert BASE.exclusive_minimum and BASE.minimum == 1.0
