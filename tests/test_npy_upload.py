@@ -1,0 +1,224 @@
+"""ui.npy_upload: every kind of bad upload is refused with a ValueError saying why.
+
+Files are built with numpy (``np.save`` / ``numpy.lib.format``); bytes are written by
+hand only where numpy refuses to make the hostile file.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+import struct
+
+import numpy as np
+import pytest
+from numpy.lib import format as npy_format
+
+from ui.npy_upload import load_position_embedding
+
+
+def npy(array, **kwargs) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, **kwargs)
+    return buffer.getvalue()
+
+
+def npy_with_header(header: str, payload: bytes = b"") -> bytes:
+    """A version 1.0 file whose header text is ``header`` (numpy will not write a bad one)."""
+    text = header.encode("latin1")
+    return npy_format.magic(1, 0) + struct.pack("<H", len(text)) + text + payload
+
+
+GOOD = np.arange(12, dtype=np.float32).reshape(3, 4) / 7
+
+
+def test_good_file_loads_as_float64_matrix():
+    loaded = load_position_embedding(npy(GOOD))
+    assert loaded.dtype == np.float64
+    assert loaded.flags.c_contiguous and loaded.flags.writeable
+    np.testing.assert_array_equal(loaded, GOOD.astype(np.float64))
+
+
+def test_integer_matrix_is_accepted():
+    ints = np.arange(-6, 6, dtype=np.int16).reshape(4, 3)
+    np.testing.assert_array_equal(load_position_embedding(npy(ints)), ints)
+
+
+def test_format_version_2_is_accepted():
+    buffer = io.BytesIO()
+    npy_format.write_array(buffer, GOOD, version=(2, 0))
+    np.testing.assert_array_equal(load_position_embedding(buffer.getvalue()), GOOD)
+
+
+def test_fortran_order_is_accepted_and_keeps_values():
+    fortran = np.asfortranarray(np.arange(15.0).reshape(3, 5))
+    data = npy(fortran)
+    fp = io.BytesIO(data)
+    npy_format.read_magic(fp)
+    assert npy_format.read_array_header_1_0(fp)[1] is True  # the file really is Fortran-ordered
+    np.testing.assert_array_equal(load_position_embedding(data), fortran)
+
+
+def test_big_endian_is_accepted_and_converted():
+    big = np.arange(6.0).reshape(2, 3).astype(">f8")
+    loaded = load_position_embedding(npy(big))
+    assert loaded.dtype.isnative
+    np.testing.assert_array_equal(loaded, np.arange(6.0).reshape(2, 3))
+
+
+def test_shape_at_the_limits_is_accepted():
+    loaded = load_position_embedding(npy(np.zeros((8192, 1), np.float32)))
+    assert loaded.shape == (8192, 1)
+    assert load_position_embedding(npy(np.zeros((1, 4096), np.float32))).shape == (1, 4096)
+
+
+def test_not_npy_is_rejected():
+    with pytest.raises(ValueError, match=r"not a \.npy file"):
+        load_position_embedding(b"position,embedding\n0,0.5\n")
+
+
+def test_empty_file_is_rejected():
+    with pytest.raises(ValueError, match=r"not a \.npy file"):
+        load_position_embedding(b"")
+
+
+def test_truncated_data_is_rejected():
+    with pytest.raises(ValueError, match="truncated"):
+        load_position_embedding(npy(GOOD)[:-5])
+
+
+def test_truncated_header_is_rejected():
+    with pytest.raises(ValueError, match=r"invalid \.npy header"):
+        load_position_embedding(npy(GOOD)[:20])
+
+
+def test_trailing_bytes_are_rejected():
+    with pytest.raises(ValueError, match="trailing bytes"):
+        load_position_embedding(npy(GOOD) + b"\x00" * 4)
+
+
+def test_raw_pickle_of_an_array_is_rejected():
+    with pytest.raises(ValueError, match=r"not a \.npy file"):
+        load_position_embedding(pickle.dumps(GOOD))
+
+
+def test_object_array_is_rejected_without_unpickling(monkeypatch):
+    data = npy(np.array([[1, 2], [3, 4]], dtype=object), allow_pickle=True)
+
+    def no_unpickling(*args, **kwargs):
+        raise AssertionError("the loader tried to unpickle")
+
+    monkeypatch.setattr(pickle, "load", no_unpickling)
+    monkeypatch.setattr(pickle, "loads", no_unpickling)
+    monkeypatch.setattr(pickle, "Unpickler", no_unpickling)
+    with pytest.raises(ValueError, match="unsupported dtype object"):
+        load_position_embedding(data)
+
+
+def test_object_dtype_header_is_rejected_before_the_data():
+    # An object-dtype header followed by an arbitrary pickle: the dtype check comes first.
+    buffer = io.BytesIO()
+    header = npy_format.header_data_from_array_1_0(np.empty((1, 2), dtype=object))
+    npy_format.write_array_header_1_0(buffer, header)
+    crafted = buffer.getvalue() + pickle.dumps(np.ones((1, 2), dtype=object))
+    with pytest.raises(ValueError, match="unsupported dtype object"):
+        load_position_embedding(crafted)
+
+
+def test_complex_is_rejected():
+    with pytest.raises(ValueError, match="unsupported dtype complex128"):
+        load_position_embedding(npy(np.ones((2, 2), dtype=complex)))
+
+
+def test_structured_dtype_is_rejected():
+    structured = np.zeros((2, 2), dtype=[("sin", "f4"), ("cos", "f4")])
+    with pytest.raises(ValueError, match="unsupported dtype"):
+        load_position_embedding(npy(structured))
+
+
+def test_bool_is_rejected():
+    with pytest.raises(ValueError, match="unsupported dtype bool"):
+        load_position_embedding(npy(np.ones((2, 2), dtype=bool)))
+
+
+def test_text_is_rejected():
+    with pytest.raises(ValueError, match="unsupported dtype"):
+        load_position_embedding(npy(np.array([["a", "b"]])))
+
+
+def test_three_dimensional_is_rejected():
+    with pytest.raises(ValueError, match="2-D"):
+        load_position_embedding(npy(np.zeros((2, 3, 4))))
+
+
+def test_one_dimensional_is_rejected():
+    with pytest.raises(ValueError, match="2-D"):
+        load_position_embedding(npy(np.zeros(8)))
+
+
+def test_zero_rows_are_rejected():
+    with pytest.raises(ValueError, match="rows"):
+        load_position_embedding(npy(np.zeros((0, 4))))
+
+
+def test_too_many_bytes_is_rejected_before_parsing():
+    data = npy(np.zeros((4096, 700), dtype=np.float64))  # 22.9 MB > 20 MiB
+    assert len(data) > 20 * 1024 * 1024
+    with pytest.raises(ValueError, match="file too large"):
+        load_position_embedding(data)
+
+
+def test_byte_limit_is_a_parameter():
+    with pytest.raises(ValueError, match="file too large"):
+        load_position_embedding(npy(GOOD), max_bytes=100)
+
+
+def test_too_many_rows_is_rejected():
+    with pytest.raises(ValueError, match="rows"):
+        load_position_embedding(npy(np.zeros((8193, 1), dtype=np.float32)))
+
+
+def test_too_many_columns_is_rejected():
+    with pytest.raises(ValueError, match="columns"):
+        load_position_embedding(npy(np.zeros((1, 4097), dtype=np.float32)))
+
+
+def test_nan_is_rejected():
+    bad = GOOD.copy()
+    bad[1, 2] = np.nan
+    with pytest.raises(ValueError, match="1 NaN"):
+        load_position_embedding(npy(bad))
+
+
+def test_inf_is_rejected():
+    bad = GOOD.copy()
+    bad[0, 0] = -np.inf
+    with pytest.raises(ValueError, match="1 infinite"):
+        load_position_embedding(npy(bad))
+
+
+def test_header_with_code_is_rejected():
+    with pytest.raises(ValueError, match=r"invalid \.npy header"):
+        load_position_embedding(npy_with_header("__import__('os').system('true')\n"))
+
+
+def test_header_with_wrong_keys_is_rejected():
+    header = "{'descr': '<f8', 'shape': (1, 1)}\n"
+    with pytest.raises(ValueError, match=r"invalid \.npy header"):
+        load_position_embedding(npy_with_header(header, b"\x00" * 8))
+
+
+def test_header_shape_larger_than_data_is_rejected():
+    fields = npy_format.header_data_from_array_1_0(GOOD)
+    fields["shape"] = (300, 4)
+    buffer = io.BytesIO()
+    npy_format.write_array_header_1_0(buffer, fields)
+    with pytest.raises(ValueError, match="truncated"):
+        load_position_embedding(buffer.getvalue() + GOOD.tobytes())
+
+
+def test_unsupported_version_is_rejected():
+    data = npy(GOOD)
+    version_3 = npy_format.magic(3, 0) + data[len(npy_format.magic(1, 0)) :]
+    with pytest.raises(ValueError, match=r"version 3\.0"):
+        load_position_embedding(version_3)
