@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import collections
 import json
 import os
 import socket
@@ -32,6 +33,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = ROOT / "test-artifacts"
+# How many cases the sweeping tests tried (printed in the summary).
+CASES: collections.Counter = collections.Counter()
+
+
+def pytest_terminal_summary(terminalreporter):
+    if CASES:
+        tried = ", ".join(f"{n} {what}" for what, n in sorted(CASES.items()))
+        terminalreporter.write_line(f"cases tried: {tried}")
 
 
 @pytest.fixture(autouse=True)

@@ -9,8 +9,12 @@ import plotly.graph_objects as go
 
 # One diverging scale centred on 0 for values in [-1, 1], used on every page.
 COLORSCALE = "RdBu_r"
-# The browser never receives more cells than this per heatmap axis.
+# The browser never receives more cells than this per heatmap axis ...
 MAX_CELLS = 500
+# ... nor more cells in all: a float32 cell is 4 bytes, ~6.7 in Plotly JSON (base64 with
+# "/" escaped as "\u002f"), so 120 000
+# cells keep a heatmap under the 1 MB chart budget.
+MAX_TOTAL_CELLS = 120_000
 # Budget of a chart's JSON (issue #7).
 MAX_CHART_BYTES = 1_000_000
 
@@ -29,18 +33,35 @@ class Grid(NamedTuple):
         return self.row_step > 1 or self.col_step > 1
 
 
-def downsample(z: np.ndarray, max_rows: int = MAX_CELLS, max_cols: int = MAX_CELLS) -> Grid:
-    """Block means of ``z`` so that at most ``max_rows x max_cols`` cells remain.
+def _steps(n_rows: int, n_cols: int, max_rows: int, max_cols: int, max_total: int):
+    row_step = -(-n_rows // max_rows)
+    col_step = -(-n_cols // max_cols)
+    while -(-n_rows // row_step) * -(-n_cols // col_step) > max_total:
+        # Coarsen the axis that currently keeps more cells.
+        if -(-n_rows // row_step) >= -(-n_cols // col_step):
+            row_step += 1
+        else:
+            col_step += 1
+    return row_step, col_step
 
-    Blocks are ``ceil(n / max)`` wide; the last block may be shorter. float32 output
-    halves the payload and is far finer than any colour scale.
+
+def downsample(
+    z: np.ndarray,
+    max_rows: int = MAX_CELLS,
+    max_cols: int = MAX_CELLS,
+    max_total: int = MAX_TOTAL_CELLS,
+) -> Grid:
+    """Block means of ``z``: at most ``max_rows x max_cols`` and ``max_total`` cells remain.
+
+    The last block of an axis may be shorter. The output is float32 even when nothing is
+    averaged: half the payload of float64, and far finer than any colour scale or the
+    4 decimals of the hover text.
     """
     z = np.asarray(z)
     n_rows, n_cols = z.shape
-    row_step = -(-n_rows // max_rows)
-    col_step = -(-n_cols // max_cols)
+    row_step, col_step = _steps(n_rows, n_cols, max_rows, max_cols, max_total)
     if row_step == 1 and col_step == 1:
-        return Grid(z, np.arange(n_rows), np.arange(n_cols), 1, 1)
+        return Grid(z.astype(np.float32), np.arange(n_rows), np.arange(n_cols), 1, 1)
     row_starts = np.arange(0, n_rows, row_step)
     col_starts = np.arange(0, n_cols, col_step)
     # Accumulate in float64 without copying a large float32 input.
