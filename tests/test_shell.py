@@ -109,3 +109,15 @@ def test_limits_are_defined_once():
     assert (SEQ_LEN.minimum, SEQ_LEN.maximum) == (1, 8192)
     assert (D_MODEL.minimum, D_MODEL.maximum, D_MODEL.step) == (2, 4096, 2)
     assert BASE.exclusive_minimum and BASE.minimum == 1.0
+
+
+def test_link_to_this_view_lists_every_changed_setting():
+    at = run_page(query={"seq_len": "12", "lang": "zh"})
+    assert at.code[0].value == "?seq_len=12&lang=zh"
+    at.slider(key="d_model").set_value(20).run()
+    assert at.code[0].value == "?seq_len=12&d_model=20&lang=zh"
+
+
+def test_link_to_this_view_at_defaults_says_so():
+    at = run_page()
+    assert "defaults" in at.code[0].value

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -62,7 +63,7 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
     problems += [p for p in check_query_params([*CARRIED, *specs], raw) if p not in problems]
     st.session_state[_PENDING] = problems  # survives a corrective rerun (_checked)
     menu.draw(current=name)
-    share_link()
+    share_link(specs, raw)
     if problems:
         st.warning(t("common.notice_header") + "\n\n" + "\n".join(f"- {p}" for p in problems))
     if st.session_state.get(PRESENT.key):
@@ -79,12 +80,37 @@ def chart_height(height: int) -> int:
     return int(height * 1.5) if presenting() else height
 
 
-def share_link() -> None:
-    """A 'link to this view' affordance: the current URL query, ready to copy."""
-    query = "&".join(f"{k}={v}" for k, v in st.query_params.to_dict().items())
+def view_params(specs: Sequence, raw: dict[str, str]) -> dict[str, str]:
+    """Query parameters that reproduce the current view: every setting not at its default.
+
+    Widget values come from Session State; on a first load, before a widget has run,
+    from its (valid) URL value. The backend's ``st.query_params`` lags one rerun behind
+    bound widgets, so it is not used.
+    """
+    carried = menu.carried_values()
+    params = {}
+    for spec in [*CARRIED, *specs]:
+        if spec.key in st.session_state:
+            value = st.session_state[spec.key]
+        elif spec.key in carried:
+            value = carried[spec.key]
+        else:
+            try:
+                value = spec.parse(raw[spec.key])
+            except (KeyError, ValueError):
+                continue
+        if value != spec.default:
+            params[spec.key] = _as_text(value)
+    return params
+
+
+def share_link(specs: Sequence, raw: dict[str, str]) -> None:
+    """A 'link to this view' affordance in the sidebar: the full address, ready to copy."""
+    query = urlencode(view_params(specs, raw))
+    address = (st.context.url or "") + (f"?{query}" if query else "")
     with st.sidebar.popover(t("common.share"), icon=":material/link:"):
         st.caption(t("common.share_help"))
-        st.code("?" + query if query else t("common.share_defaults"), language=None)
+        st.code(address or t("common.share_defaults"), language=None, wrap_lines=True)
 
 
 def _initial(spec) -> dict:

@@ -21,7 +21,7 @@ TEXTS = {
     "menu.rotation": "Rotation T(k)",
     "menu.rope": "RoPE attention",
     "common.share": "Link to this view",
-    "common.share_help": "Append this to the page address; it reproduces the current view.",
+    "common.share_help": "This address reproduces the current view: copy it with the button on the right.",
     "common.share_defaults": "(all settings at their defaults: the plain page address)",
     "common.download_html": "Figure (HTML)",
     "common.download_html_help": "A standalone interactive HTML file with plotly.js inside: opens offline.",

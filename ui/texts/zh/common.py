@@ -21,7 +21,7 @@ TEXTS = {
     "menu.rotation": "旋转矩阵 T(k)",
     "menu.rope": "RoPE 注意力",
     "common.share": "本视图的链接",
-    "common.share_help": "把这段附加到页面地址后面，即可重现当前视图。",
+    "common.share_help": "这个地址可以重现当前视图：用右侧的按钮复制。",
     "common.share_defaults": "（所有设置均为默认值：直接使用页面地址）",
     "common.download_html": "图（HTML）",
     "common.download_html_help": "独立的交互式 HTML 文件，内含 plotly.js，可离线打开。",
