@@ -1,0 +1,29 @@
+# PosEnc Explorer for Hugging Face Spaces (Docker SDK: `sdk: docker`, `app_port: 8501`)
+# or any Docker host. Runtime dependencies only (requirements.txt); runs as uid 1000.
+FROM python:3.12-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HOME=/home/user \
+    STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
+
+# Spaces run the container as uid 1000; give that user a home for Streamlit's files.
+RUN useradd --create-home --uid 1000 user
+
+WORKDIR /app
+COPY requirements.txt ./
+RUN pip install --no-cache-dir -r requirements.txt
+
+# The code stays owned by root: the app user can read it, not change it.
+COPY . .
+
+USER 1000
+EXPOSE 8501
+
+# python:*-slim has no curl; Python's urllib is enough for the health probe.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4)"]
+
+CMD ["streamlit", "run", "app.py", "--server.address=0.0.0.0", "--server.port=8501"]
