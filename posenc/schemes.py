@@ -82,5 +82,6 @@ def scheme_table(
         bits = (ints >> np.minimum(shifts, 62)[None, :]) & 1
         return np.where(shifts[None, :] > 62, 0, bits).astype(np.float64)
     if name == "sin_pow2":
-        return np.sin(positions[:, None] / 2.0 ** np.arange(d_model)[None, :])
+        # p * 2**-i, exact, without overflowing 2**i for i >= 1024 (d_model up to 4096).
+        return np.sin(np.ldexp(positions[:, None], -np.arange(d_model)[None, :]))
     return sinusoidal(length, d_model, check_base(base), offset=offset)
