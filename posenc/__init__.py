@@ -10,21 +10,27 @@ context-extension variants. numpy only: import it in a notebook as is.
 """
 
 from posenc.binary import binary
+from posenc.frameworks import FRAMEWORKS, framework_table
 from posenc.rope import SCALINGS, rope, rope_frequencies, rope_scores
 from posenc.rotation import rotation_matrix, split_permutation
 from posenc.schemes import SCHEMES, scheme_table
+from posenc.similarity import dot_products, similarity_matrix
 from posenc.sinusoidal import frequencies, sinusoidal, wavelengths
 
 __all__ = [
+    "FRAMEWORKS",
     "SCALINGS",
     "SCHEMES",
     "binary",
+    "dot_products",
+    "framework_table",
     "frequencies",
     "rope",
     "rope_frequencies",
     "rope_scores",
     "rotation_matrix",
     "scheme_table",
+    "similarity_matrix",
     "sinusoidal",
     "split_permutation",
     "wavelengths",

@@ -1,0 +1,231 @@
+"""The sinusoidal table as popular code bases write it, next to the paper's.
+
+All of them encode position ``p`` with sin/cos pairs of geometric frequencies; they
+differ in three details only:
+
+===========  =============  ==========================  =====================================
+name         native layout  frequency ``omega_i``       what differs from the paper
+===========  =============  ==========================  =====================================
+``paper``    interleaved    ``base ** (-2 i / d)``      nothing: the reference (float64)
+``torch32``  interleaved    same, in float32            PyTorch tutorial as run: float32
+``tf``       split          ``base ** (-i / (d/2))``    column order only (TF tutorial)
+``tf_old``   interleaved    ``base ** (-2(j//2) / d)``  nothing (older TF tutorial)
+``t2t``      split          ``base ** (-i / (d/2-1))``  layout and exponent (tensor2tensor)
+``fairseq``  split          ``base ** (-i / (d/2-1))``  as t2t; needs ``d >= 4``
+===========  =============  ==========================  =====================================
+
+``i = 0 .. d/2 - 1`` is the pair index and ``j`` the column. The layouts are those of
+:mod:`posenc.sinusoidal`. ``torch32`` reproduces the arithmetic of the PyTorch
+tutorial's ``PositionalEncoding`` (seed 000): ``div_term`` and the angle ``p * div_term``
+are rounded to float32, so its error grows with the position.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from posenc._validate import check_base, check_even, check_int, check_layout
+from posenc.sinusoidal import frequencies, sinusoidal
+
+__all__ = [
+    "FRAMEWORKS",
+    "NATIVE_LAYOUT",
+    "framework_frequencies",
+    "framework_table",
+    "max_abs_difference",
+]
+
+FRAMEWORKS = ("paper", "torch32", "tf", "tf_old", "t2t", "fairseq")
+NATIVE_LAYOUT = {
+    "paper": "interleaved",
+    "torch32": "interleaved",
+    "tf": "split",
+    "tf_old": "interleaved",
+    "t2t": "split",
+    "fairseq": "split",
+}
+# Rows per block when a table is built piecewise: about 4 M entries at a time.
+_BLOCK_ENTRIES = 1 << 22
+
+
+def _check_name(name) -> str:
+    if name not in FRAMEWORKS:
+        raise ValueError(f"name must be one of {FRAMEWORKS}, got {name!r}")
+    return name
+
+
+def _torch32_div_term(d_model: int, base: float) -> np.ndarray:
+    # torch.exp(torch.arange(0, d, 2) * -(math.log(base) / d)), all in float32.
+    exponent = np.float32(-(math.log(base) / d_model))
+    return np.exp(np.arange(0, d_model, 2, dtype=np.float32) * exponent)
+
+
+def framework_frequencies(name: str, d_model: int, base: float = 10000.0) -> np.ndarray:
+    """Angular frequencies ``omega_i`` of pair ``i`` as framework ``name`` computes them.
+
+    Parameters
+    ----------
+    name : one of ``FRAMEWORKS``
+    d_model : int
+        Even, >= 2 (>= 4 for ``"fairseq"``, which divides by ``d_model / 2 - 1``).
+    base : float
+        Finite, > 1. For ``"t2t"`` and ``"fairseq"`` it is ``max_timescale``
+        (``min_timescale = 1``).
+
+    Returns
+    -------
+    omega : ndarray, shape (d_model // 2,), float64
+        For ``"torch32"`` the float32 values, exactly converted.
+
+    Examples
+    --------
+    >>> framework_frequencies("t2t", 6, base=100.0)
+    array([1.  , 0.1 , 0.01])
+    >>> framework_frequencies("paper", 6, base=100.0).round(4)
+    array([1.    , 0.2154, 0.0464])
+    """
+    name = _check_name(name)
+    d_model = check_even("d_model", d_model, minimum=4 if name == "fairseq" else 2)
+    base = check_base(base)
+    if name == "torch32":
+        return _torch32_div_term(d_model, base).astype(np.float64)
+    if name in ("t2t", "fairseq"):
+        half = d_model // 2
+        # tensor2tensor: log_timescale_increment = log(max/min) / max(half - 1, 1).
+        return base ** (-np.arange(half, dtype=np.float64) / max(half - 1, 1))
+    return frequencies(d_model, base)
+
+
+def _place(sin: np.ndarray, cos: np.ndarray, out: np.ndarray, layout: str) -> None:
+    half = sin.shape[1]
+    if layout == "interleaved":
+        out[:, 0::2] = sin
+        out[:, 1::2] = cos
+    else:
+        out[:, :half] = sin
+        out[:, half:] = cos
+
+
+def framework_table(
+    name: str,
+    length: int,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    layout: str | None = None,
+    offset: int = 0,
+) -> np.ndarray:
+    """The table ``PE[r]`` of positions ``p = offset + r`` as framework ``name`` builds it.
+
+    .. math::
+
+        PE_{(p, \\mathrm{sin}_i)} = \\sin(\\omega_i p), \\quad
+        PE_{(p, \\mathrm{cos}_i)} = \\cos(\\omega_i p)
+
+    with ``omega_i`` from :func:`framework_frequencies` and the columns in ``layout``.
+
+    Parameters
+    ----------
+    name : one of ``FRAMEWORKS``
+    length : int
+        Rows, >= 1.
+    d_model : int
+        Even, >= 2 (>= 4 for ``"fairseq"``).
+    base : float
+        Finite, > 1.
+    layout : {"interleaved", "split"}, optional
+        Column order; default: the framework's own (``NATIVE_LAYOUT[name]``).
+    offset : int
+        First position, >= 0 (lets a long table be built in pieces).
+
+    Returns
+    -------
+    PE : ndarray, shape (length, d_model), float64
+        ``"torch32"`` holds float32 results, exactly converted.
+
+    Examples
+    --------
+    tensor2tensor's slowest pair has wavelength ``2 pi base`` exactly:
+
+    >>> framework_table("t2t", 2, 4, base=100.0, offset=1).round(4)
+    array([[ 0.8415,  0.01  ,  0.5403,  1.    ],
+           [ 0.9093,  0.02  , -0.4161,  0.9998]])
+
+    TensorFlow's tutorial only reorders the paper's columns:
+
+    >>> from posenc.rotation import split_permutation
+    >>> tf = framework_table("tf", 50, 128)
+    >>> bool(np.array_equal(tf, sinusoidal(50, 128)[:, split_permutation(128)]))
+    True
+    """
+    name = _check_name(name)
+    length = check_int("length", length, minimum=1)
+    omega = framework_frequencies(name, d_model, base)
+    base = check_base(base)
+    layout = NATIVE_LAYOUT[name] if layout is None else check_layout(layout)
+    offset = check_int("offset", offset, minimum=0)
+    d_model = 2 * omega.size
+    if name in ("paper", "tf", "tf_old"):
+        # Same frequencies as the paper (tf_old's exponent 2*(j//2)/d is 2i/d).
+        return sinusoidal(length, d_model, base, layout=layout, offset=offset)
+    out = np.empty((length, d_model))
+    rows = max(1, _BLOCK_ENTRIES // omega.size)
+    for start in range(0, length, rows):
+        stop = min(start + rows, length)
+        positions = np.arange(offset + start, offset + stop, dtype=np.float64)
+        if name == "torch32":
+            # position * div_term: int64 times float32 gives float32 in torch.
+            div_term = _torch32_div_term(d_model, base)
+            angles = positions.astype(np.float32)[:, None] * div_term[None, :]
+        else:
+            angles = positions[:, None] * omega[None, :]
+        _place(np.sin(angles), np.cos(angles), out[start:stop], layout)
+    return out
+
+
+def max_abs_difference(
+    name: str, length: int, d_model: int, base: float = 10000.0, *, aligned: bool = True
+) -> float:
+    """Largest ``|framework_table - paper|`` over positions ``0 .. length - 1``.
+
+    Parameters
+    ----------
+    name : one of ``FRAMEWORKS``
+    length, d_model, base
+        As for :func:`framework_table`.
+    aligned : bool
+        True: both tables in the same layout, so each (pair, sin/cos) channel is
+        compared with the same channel (what the formula changes). False: each table
+        in its native layout, column by column (what code mixing the two would see).
+
+    Returns
+    -------
+    float
+
+    Notes
+    -----
+    Built in blocks of rows, so the memory stays small for any ``length``.
+
+    Examples
+    --------
+    >>> max_abs_difference("tf", 50, 128)
+    0.0
+    >>> round(max_abs_difference("t2t", 50, 128), 4)
+    0.2789
+    >>> max_abs_difference("tf", 50, 128, aligned=False) > 1
+    True
+    """
+    name = _check_name(name)
+    length = check_int("length", length, minimum=1)
+    omega = framework_frequencies(name, d_model, base)
+    layout = "interleaved" if aligned else NATIVE_LAYOUT[name]
+    rows = max(1, _BLOCK_ENTRIES // (2 * omega.size))
+    worst = 0.0
+    for start in range(0, length, rows):
+        count = min(rows, length - start)
+        ours = framework_table(name, count, d_model, base, layout=layout, offset=start)
+        paper = sinusoidal(count, d_model, base, offset=start)
+        worst = max(worst, float(np.max(np.abs(ours - paper))))
+    return worst
