@@ -10,10 +10,12 @@ context-extension variants. numpy only: import it in a notebook as is.
 """
 
 from posenc.binary import binary
+from posenc.fit import fit_shift
 from posenc.frameworks import FRAMEWORKS, framework_table
 from posenc.rope import SCALINGS, rope, rope_frequencies, rope_scores
 from posenc.rotation import rotation_matrix, split_permutation
 from posenc.schemes import SCHEMES, scheme_table
+from posenc.shift import apply_rotation, offset_distance, offset_dot, shift_residuals
 from posenc.similarity import dot_products, similarity_matrix
 from posenc.sinusoidal import frequencies, sinusoidal, wavelengths
 
@@ -21,15 +23,20 @@ __all__ = [
     "FRAMEWORKS",
     "SCALINGS",
     "SCHEMES",
+    "apply_rotation",
     "binary",
     "dot_products",
+    "fit_shift",
     "framework_table",
     "frequencies",
+    "offset_distance",
+    "offset_dot",
     "rope",
     "rope_frequencies",
     "rope_scores",
     "rotation_matrix",
     "scheme_table",
+    "shift_residuals",
     "similarity_matrix",
     "sinusoidal",
     "split_permutation",
