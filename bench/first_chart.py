@@ -1,0 +1,213 @@
+"""Time to first chart in headless Chromium, each page vs a bare Streamlit page (issue #7).
+
+``python bench/first_chart.py [--loads N] [--quick]``
+
+Two servers on 127.0.0.1 in the same run: the app, and a bare one-file Streamlit app
+that draws one small Plotly chart (written to a temporary folder with a copy of the
+app's ``.streamlit/config.toml``). Each load opens a fresh browser context (no cache,
+no cookies) and measures, with the page's own clock, the time from navigation start
+until the first ``[data-testid=stPlotlyChart] .main-svg`` is in the document. Loads
+take turns between the bare page and the app's pages; the first round is a warm-up
+(server-side caches, imports). Report: median per page; target page / bare <= 1.3.
+Exit status 1 if a page misses the target, shows an exception or draws no chart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.conftest import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    free_port,
+    start_server,
+    stop_server,
+)
+from ui import menu  # noqa: E402
+
+TARGET = 1.3
+CHART = "[data-testid=stPlotlyChart] .main-svg"
+BARE_PAGE = '''"""Bare reference page: one small Plotly chart, nothing else."""
+
+import plotly.graph_objects as go
+import streamlit as st
+
+st.plotly_chart(go.Figure(go.Scatter(x=[0, 1, 2, 3], y=[0, 1, 0, 1])), width="stretch")
+'''
+# On a page URL (/RoPE) the front end first probes /RoPE/_stcore/health and
+# /RoPE/_stcore/host-config, gets 404, then uses the root: logged, but not an app error.
+SUBPATH_PROBE = re.compile(r"^https?://[^/]+/[^/]+/_stcore/(health|host-config)$")
+# Resolves with performance.now() (ms since navigation start) once a chart is drawn.
+FIRST_CHART_JS = f"() => document.querySelector('{CHART}') ? performance.now() : null"
+
+
+class BareServer:
+    """``streamlit run`` of the bare page, on loopback, in a temporary folder."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="bare_streamlit_"))
+        (self.folder / "bare.py").write_text(BARE_PAGE)
+        config = ROOT / ".streamlit" / "config.toml"
+        if config.exists():
+            (self.folder / ".streamlit").mkdir()
+            shutil.copy(config, self.folder / ".streamlit" / "config.toml")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                "bare.py",
+                "--server.port",
+                str(self.port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
+            ],
+            cwd=self.folder,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2):
+                    return
+            except OSError:
+                time.sleep(0.3)
+        self.stop()
+        raise RuntimeError("bare streamlit server did not start within 60 s")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def url_path(page_path: str) -> str:
+    """``pages/2_Wavelengths.py`` -> ``/Wavelengths`` (Streamlit's legacy page URLs)."""
+    if page_path == "app.py":
+        return "/"
+    return "/" + re.sub(r"^[0-9]+_*", "", Path(page_path).stem)
+
+
+def first_chart_ms(browser, url: str, timeout_ms: float) -> tuple[float, int, list[str]]:
+    """One cold load: (ms to first chart, exceptions shown, console errors)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+
+    def on_console(message) -> None:
+        if message.type == "error" and not SUBPATH_PROBE.match(message.location.get("url", "")):
+            errors.append(f"{message.text} ({message.location.get('url', '')})")
+
+    page.on("console", on_console)
+    try:
+        page.goto(url, wait_until="commit", timeout=timeout_ms)
+        handle = page.wait_for_function(FIRST_CHART_JS, timeout=timeout_ms, polling="raf")
+        elapsed = float(handle.json_value())
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=stApp]')"
+            "?.getAttribute('data-test-script-state') === 'notRunning'",
+            timeout=timeout_ms,
+        )
+        exceptions = page.locator("[data-testid=stException]").count()
+    finally:
+        context.close()
+    return elapsed, exceptions, errors
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=7, help="measured loads per page")
+    parser.add_argument("--quick", action="store_true", help="2 measured loads per page")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per load")
+    args = parser.parse_args(argv)
+    loads = 2 if args.quick else args.loads
+    if not Path(CHROMIUM).exists():
+        print(f"{CHROMIUM} is missing: apt-get install -y chromium")
+        return 1
+
+    targets = {"bare": None, **{p.name: url_path(p.path) for p in menu.PAGES}}
+    print(f"# time to first chart (headless Chromium), median of {loads} cold loads")
+    print("pages:", ", ".join(f"{name} {path}" for name, path in targets.items() if path))
+    times: dict[str, list[float]] = {name: [] for name in targets}
+    problems: dict[str, list[str]] = {name: [] for name in targets}
+    app = start_server()
+    bare = BareServer()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for round_ in range(loads + 1):  # round 0: warm-up
+                for name, path in targets.items():
+                    url = bare.url + "/" if path is None else app.url + path
+                    try:
+                        ms, exceptions, errors = first_chart_ms(browser, url, args.timeout * 1000)
+                    except Exception as error:  # a timeout: no chart drawn
+                        problems[name].append(f"{type(error).__name__}: {str(error)[:120]}")
+                        continue
+                    if exceptions:
+                        problems[name].append(f"{exceptions} exception(s) on screen")
+                    problems[name] += [f"console: {e[:120]}" for e in errors]
+                    if round_:
+                        times[name].append(ms)
+                print(f"round {round_} done", flush=True)
+            browser.close()
+    finally:
+        bare.stop()
+        stop_server(app)
+
+    bare_ms = statistics.median(times["bare"]) if times["bare"] else float("nan")
+    failed = not times["bare"]
+    print()
+    print("| page | median time to first chart (ms) | min..max (ms) | ratio to bare | result |")
+    print("|---|---:|---:|---:|---|")
+    for name in targets:
+        ts = times[name]
+        if not ts:
+            print(f"| {name} | | | | FAIL: no chart |")
+            failed = True
+            continue
+        median = statistics.median(ts)
+        ratio = median / bare_ms
+        ok = (name == "bare" or ratio <= TARGET) and not problems[name]
+        failed |= not ok
+        verdict = "PASS" if ok else "FAIL"
+        if name == "bare":
+            verdict = "reference" if ok else "FAIL"
+        print(
+            f"| {name} | {median:.0f} | {min(ts):.0f}..{max(ts):.0f} | {ratio:.2f}x | {verdict} |"
+        )
+    for name, found in problems.items():
+        for problem in dict.fromkeys(found):
+            print(f"problem on {name}: {problem}")
+    print(f"\ntarget: page / bare <= {TARGET}; {os.cpu_count()} cores, app and browser share them")
+    print("RESULT:", "FAIL" if failed else "PASS")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
