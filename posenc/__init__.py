@@ -9,6 +9,14 @@ context-extension variants. numpy only: import it in a notebook as is.
 (3, 4)
 """
 
+from posenc.attention import (
+    additive_scores,
+    causal_softmax,
+    decay_bound,
+    relative_scores,
+    same_content_decay,
+    toeplitz_residual,
+)
 from posenc.binary import binary
 from posenc.fit import fit_shift
 from posenc.frameworks import FRAMEWORKS, framework_table
@@ -23,23 +31,29 @@ __all__ = [
     "FRAMEWORKS",
     "SCALINGS",
     "SCHEMES",
+    "additive_scores",
     "apply_rotation",
     "binary",
+    "causal_softmax",
+    "decay_bound",
     "dot_products",
     "fit_shift",
     "framework_table",
     "frequencies",
     "offset_distance",
     "offset_dot",
+    "relative_scores",
     "rope",
     "rope_frequencies",
     "rope_scores",
     "rotation_matrix",
+    "same_content_decay",
     "scheme_table",
     "shift_residuals",
     "similarity_matrix",
     "sinusoidal",
     "split_permutation",
+    "toeplitz_residual",
     "wavelengths",
 ]
 __version__ = "0.1.0"
