@@ -210,20 +210,34 @@ def block_rotation(angles, *, layout: str = "interleaved") -> np.ndarray:
 
 
 def column_rotation_matrix(
-    k: float, d_model: int, base: float = 10000.0, *, layout: str = "interleaved"
+    k: float,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    layout: str = "interleaved",
+    pairs: int | None = None,
 ) -> np.ndarray:
     """Seed 003's matrix: ``PE[p + k]^T = M(k) PE[p]^T``, blocks ``[[cos, sin], [-sin, cos]]``.
 
     Built from its own formula (not by transposing); equals ``rotation_matrix(k, ...).T``.
+    With ``pairs``, only pairs ``0 .. pairs - 1`` (rows and columns :func:`pair_columns`).
 
     Examples
     --------
     >>> column_rotation_matrix(np.pi / 2, 2, base=100.0).round(12)
     array([[ 0.,  1.],
            [-1.,  0.]])
+    >>> column_rotation_matrix(1.0, 4096, pairs=1).round(4)
+    array([[ 0.5403,  0.8415],
+           [-0.8415,  0.5403]])
     """
     k = check_real("k", k)
-    return block_rotation(-k * frequencies(d_model, base), layout=check_layout(layout))
+    omega = frequencies(d_model, base)
+    pairs = (
+        omega.size if pairs is None else check_int("pairs", pairs, minimum=1, maximum=omega.size)
+    )
+    # Phi_i(-k) = [[cos, sin], [-sin, cos]] of omega_i k: seed 003's block, as written.
+    return block_rotation(-k * omega[:pairs], layout=check_layout(layout))
 
 
 def rotation_entries(

@@ -1,0 +1,334 @@
+"""Figure builders of the rotation page: arrays in, ``go.Figure`` out; LaTeX strings too.
+
+Texts come in through ``tr(key, **values)`` (the page passes ``ui.i18n.t``), so the
+builders stay free of Streamlit and are tested with any callable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ui.figures.common import Grid, heatmap, style
+
+Tr = Callable[..., str]
+EPS = float(np.finfo(np.float64).eps)
+RED, BLUE, GREY = "#b2182b", "#2166ac", "#8c8c8c"
+
+
+def _contiguous(idx: np.ndarray) -> bool:
+    return idx.size < 2 or bool(np.all(np.diff(idx) == 1))
+
+
+def matrix_figure(
+    idx: np.ndarray,
+    z: np.ndarray,
+    highlight: Sequence[int],
+    tr: Tr,
+    *,
+    title: str | None = None,
+    height: int = 460,
+) -> go.Figure:
+    """Rows and columns ``idx`` of a d x d matrix, the cells of ``highlight`` x ``highlight``
+    outlined. A window that is not one run (split layout) gets category axes labelled
+    with the true indices, so nothing is stretched over the gap."""
+    idx = np.asarray(idx)
+    contiguous = _contiguous(idx)
+    labels = idx if contiguous else np.array([str(i) for i in idx])
+    grid = Grid(np.asarray(z, dtype=np.float32), labels, labels, 1, 1)  # display only
+    dim = tr("rotation.axis_dim")
+    fig, _ = heatmap(
+        grid,
+        x_title=dim,
+        y_title=dim,
+        title=title,
+        height=height,
+        hovertemplate=f"{dim} %{{y}} → %{{x}}<br>%{{z:.6f}}<extra></extra>",
+    )
+    if not contiguous:
+        fig.update_xaxes(type="category")
+        fig.update_yaxes(type="category")
+    where = {int(i): n for n, i in enumerate(idx)}
+    for r in highlight:
+        for c in highlight:
+            if r in where and c in where:
+                x = c if contiguous else where[c]
+                y = r if contiguous else where[r]
+                fig.add_shape(
+                    type="rect",
+                    x0=x - 0.5,
+                    x1=x + 0.5,
+                    y0=y - 0.5,
+                    y1=y + 0.5,
+                    line=dict(color="black", width=2),
+                )
+    fig.update_yaxes(scaleanchor="x", scaleratio=1, constrain="domain")
+    fig.update_xaxes(constrain="domain")
+    return fig
+
+
+def block_figure(block: np.ndarray, dims: Sequence[int], tr: Tr, *, height: int = 260) -> go.Figure:
+    """The 2 x 2 block of one pair, magnified, with its numbers."""
+    labels = [str(d) for d in dims]
+    fig = go.Figure(
+        go.Heatmap(
+            z=np.asarray(block, dtype=np.float64),
+            x=labels,
+            y=labels,
+            zmin=-1,
+            zmax=1,
+            zmid=0,
+            colorscale="RdBu_r",
+            showscale=False,
+            texttemplate="%{z:.6f}",
+            textfont=dict(size=15),
+            hovertemplate="%{z:.12f}<extra></extra>",
+        )
+    )
+    dim = tr("rotation.axis_dim")
+    fig.update_xaxes(type="category", title=dim, side="top")
+    fig.update_yaxes(type="category", title=dim, autorange="reversed")
+    fig.update_yaxes(scaleanchor="x", scaleratio=1, constrain="domain")
+    style(fig, height=height)
+    fig.update_layout(margin=dict(l=60, r=10, t=50, b=10))
+    return fig
+
+
+def residual_figure(
+    positions: np.ndarray, residuals: np.ndarray, k: float, tr: Tr, *, height: int = 340
+) -> go.Figure:
+    """max_j |PE[p] T(k) - PE[p + k]| over p, with the float64 rounding of the angle."""
+    positions = np.asarray(positions, dtype=np.float64)
+    fig = go.Figure()
+    fig.add_scatter(
+        x=positions,
+        y=np.asarray(residuals, dtype=np.float64),
+        mode="lines+markers" if positions.size <= 60 else "lines",
+        name=tr("rotation.residual_name"),
+        line=dict(color=RED),
+        hovertemplate="p = %{x}<br>%{y:.3e}<extra></extra>",
+    )
+    fig.add_scatter(
+        x=positions,
+        y=EPS * (np.abs(positions) + abs(k)),
+        mode="lines",
+        name=tr("rotation.rounding_name"),
+        line=dict(color=GREY, dash="dash"),
+        hoverinfo="skip",
+    )
+    fig.update_xaxes(title=tr("rotation.axis_p"))
+    fig.update_yaxes(title=tr("rotation.axis_residual"), exponentformat="e", rangemode="tozero")
+    fig.update_layout(legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0))
+    return style(fig, height=height)
+
+
+def wrap_angle(angle: float) -> float:
+    """The angle in (-pi, pi]."""
+    wrapped = (angle + np.pi) % (2 * np.pi) - np.pi
+    return np.pi if wrapped == -np.pi else float(wrapped)
+
+
+def circle_figure(
+    positions: np.ndarray,
+    angles: np.ndarray,
+    p: float,
+    k: float,
+    omega: float,
+    tr: Tr,
+    *,
+    height: int = 480,
+) -> go.Figure:
+    """Points (sin w p, cos w p) of one pair, position p and p + k, the arc between."""
+    fig = go.Figure()
+    ring = np.linspace(0, 2 * np.pi, 241)
+    fig.add_scatter(
+        x=np.sin(ring),
+        y=np.cos(ring),
+        mode="lines",
+        line=dict(color="#d9d9d9"),
+        hoverinfo="skip",
+        showlegend=False,
+    )
+    fig.add_scatter(
+        x=np.sin(angles),
+        y=np.cos(angles),
+        mode="markers",
+        name=tr("rotation.circle_positions"),
+        marker=dict(
+            size=6,
+            color=np.asarray(positions, dtype=np.float64),
+            colorscale="Viridis",
+            colorbar=dict(title=tr("rotation.axis_p"), thickness=12),
+        ),
+        customdata=positions,
+        hovertemplate="p = %{customdata}<br>(%{x:.4f}, %{y:.4f})<extra></extra>",
+    )
+    start, turn = omega * p, wrap_angle(omega * k)
+    arc = start + np.linspace(0, turn, 64)
+    fig.add_scatter(
+        x=0.82 * np.sin(arc),
+        y=0.82 * np.cos(arc),
+        mode="lines",
+        line=dict(color="black", width=3),
+        name=tr("rotation.circle_arc", angle=f"{turn:.4f}"),
+        hoverinfo="skip",
+    )
+    end = omega * (p + k)
+    for angle, colour, label in ((start, RED, "p"), (end, BLUE, "p + k")):
+        x, y = np.sin(angle), np.cos(angle)
+        fig.add_scatter(
+            x=[0, x],
+            y=[0, y],
+            mode="lines+markers+text",
+            line=dict(color=colour, width=2),
+            marker=dict(size=[0, 16], color=colour),
+            text=["", label],
+            textposition="top center" if y >= 0 else "bottom center",
+            textfont=dict(color=colour, size=15),
+            name=label,
+            hovertemplate=f"{label}<br>(%{{x:.6f}}, %{{y:.6f}})<extra></extra>",
+        )
+    fig.update_xaxes(range=[-1.3, 1.3], title="sin(ωᵢ p)", zeroline=False)
+    fig.update_yaxes(
+        range=[-1.3, 1.3], title="cos(ωᵢ p)", scaleanchor="x", scaleratio=1, zeroline=False
+    )
+    fig.update_layout(legend=dict(orientation="h", y=-0.15, x=0))
+    return style(fig, height=height)
+
+
+def dot_figure(
+    ks: np.ndarray,
+    dot: np.ndarray,
+    distance: np.ndarray,
+    k: float,
+    at_k: tuple[float, float],
+    tr: Tr,
+    *,
+    height: int = 360,
+) -> go.Figure:
+    """PE[p] . PE[p + k] and ||PE[p] - PE[p + k]|| against k, the chosen +-k marked."""
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        subplot_titles=(tr("rotation.dot_title"), tr("rotation.distance_title")),
+        horizontal_spacing=0.1,
+    )
+    for col, (values, value, colour) in enumerate(
+        ((dot, at_k[0], RED), (distance, at_k[1], BLUE)), start=1
+    ):
+        fig.add_scatter(
+            x=ks,
+            y=values,
+            mode="lines",
+            line=dict(color=colour, width=1.5),
+            showlegend=False,
+            hovertemplate="k = %{x:.3f}<br>%{y:.6f}<extra></extra>",
+            row=1,
+            col=col,
+        )
+        fig.add_scatter(
+            x=[-k, k],
+            y=[value, value],
+            mode="markers+text",
+            marker=dict(size=11, color="black", symbol="diamond"),
+            text=["−k", "k"] if k else ["", "k = 0"],
+            textposition="top center",
+            showlegend=False,
+            hovertemplate="k = %{x:g}<br>%{y:.6f}<extra></extra>",
+            row=1,
+            col=col,
+        )
+        fig.update_xaxes(title="k", row=1, col=col)
+    return style(fig, height=height)
+
+
+def pair_error_figure(
+    errors: np.ndarray, slow_from: int | None, tr: Tr, *, height: int = 360
+) -> go.Figure:
+    """max |W - T(k)| per pair on a log axis; where pairs turn less than once over the sample."""
+    errors = np.asarray(errors, dtype=np.float64)
+    pairs = np.arange(errors.size)
+    fig = go.Figure(
+        go.Scatter(
+            x=pairs,
+            y=np.maximum(errors, 1e-17),
+            mode="lines+markers" if errors.size <= 128 else "lines",
+            line=dict(color=RED),
+            hovertemplate=f"{tr('rotation.axis_pair')} %{{x}}<br>%{{y:.2e}}<extra></extra>",
+        )
+    )
+    if slow_from is not None and slow_from < errors.size:
+        fig.add_vline(
+            x=slow_from - 0.5,
+            line=dict(color=GREY, dash="dot"),
+            annotation_text=tr("rotation.fit_slow_line"),
+            annotation_position="top right",
+        )
+    fig.update_xaxes(title=tr("rotation.axis_pair"))
+    fig.update_yaxes(type="log", title=tr("rotation.axis_fit_error"), exponentformat="e")
+    return style(fig, height=height)
+
+
+# --- formulas (shared by both languages) -------------------------------------------------
+
+
+def num(x: float, digits: int = 6) -> str:
+    """A number for LaTeX: fixed digits, or a power of ten when tiny; no negative zero."""
+    x = float(x)
+    if x == 0 or abs(x) >= 10.0 ** -(digits - 2):
+        return f"{x + 0.0:.{digits}f}"
+    mantissa, exponent = f"{x:.3e}".split("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
+def base_latex(base: float) -> str:
+    """10000 as is, 1e9 as 10^{9}, 3e12 as 3 \\times 10^{12}."""
+    power = round(np.log10(base))
+    if power >= 6 and base == 10.0**power:
+        return f"10^{{{power}}}"
+    text = f"{base:.10g}"
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
+def bmatrix(rows: Sequence[Sequence[float]]) -> str:
+    body = r" \\ ".join(" & ".join(num(v) for v in row) for row in rows)
+    return r"\begin{bmatrix}" + body + r"\end{bmatrix}"
+
+
+def block_latex(
+    pair: int, d_model: int, base: float, k: float, omega: float, block: np.ndarray
+) -> str:
+    """Phi_i(k) with its numbers; ``omega`` from posenc.frequencies."""
+    n = base_latex(base)
+    n = f"({n})" if "^" in n else n
+    return (
+        rf"\Phi_{{{pair}}}({k:g}) = "
+        rf"\begin{{bmatrix}}\cos \omega_{{{pair}}} k & -\sin \omega_{{{pair}}} k \\"
+        rf" \sin \omega_{{{pair}}} k & \cos \omega_{{{pair}}} k\end{{bmatrix}} = "
+        + bmatrix(block)
+        + rf",\quad \omega_{{{pair}}} = {n}^{{-{2 * pair}/{d_model}}}"
+        + rf" = {num(omega, 8)},"
+        rf"\quad \omega_{{{pair}}} k = {num(omega * k, 6)}\ \mathrm{{rad}}"
+    )
+
+
+def row_latex(pair: int, row: np.ndarray, block: np.ndarray, moved: np.ndarray) -> str:
+    r"""Seed 000: [sin, cos] Phi = [sin w(p+k), cos w(p+k)] with the numbers."""
+    return (
+        rf"\underbrace{{{bmatrix([row])}}}_{{PE_{{(p)}}\ \text{{pair }}{pair}}}"
+        + bmatrix(block)
+        + " = "
+        + rf"\underbrace{{{bmatrix([moved])}}}_{{PE_{{(p+k)}}}}"
+    )
+
+
+def column_latex(block: np.ndarray, row: np.ndarray, moved: np.ndarray) -> str:
+    r"""Seed 003: Phi^T [sin; cos] = [sin w(p+k); cos w(p+k)] with the numbers."""
+    column = lambda v: bmatrix([[v[0]], [v[1]]])  # noqa: E731
+    return bmatrix(np.asarray(block).T) + column(row) + " = " + column(moved)

@@ -1,0 +1,190 @@
+"""Computations of the rotation page (``pages/4_Rotation.py``): windows, checks, fit.
+
+Nothing here holds a d x d matrix at d = 4096: ``T(k)`` is shown through a window of
+at most ``WINDOW`` rows and columns (:func:`posenc.shift.rotation_entries`), the live
+check applies ``T(k)`` blockwise in slabs, and the dense work (the two conventions, the
+fit) runs on the first ``FIT_PAIRS`` pairs only.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import streamlit as st
+
+import posenc
+from posenc.fit import ShiftFit, fit_shift, spread_positions
+from posenc.shift import (
+    apply_rotation,
+    apply_rotation_columns,
+    block_rotation,
+    column_rotation_matrix,
+    encode_positions,
+    offset_distance,
+    offset_dot,
+    pair_columns,
+    rotation_entries,
+    shift_residuals,
+)
+
+# Rows and columns of T(k) drawn at most (64 pairs): every 2 x 2 block stays visible.
+WINDOW = 128
+# Dense work (fit, conventions) on at most this many dimensions (pairs 0 .. 255).
+FIT_DIMS = 512
+# The fit uses at most this many positions (evenly chosen): lstsq stays near 1 s.
+FIT_ROWS = 1024
+# Points of a drawn line or scatter, at most.
+MAX_POINTS = 4000
+# T(k) is offered in full up to this width (8 MB .npy); wider: its blocks.
+EXPORT_DIMS = 1024
+
+
+def pair_count(d_model: int) -> int:
+    return d_model // 2
+
+
+def window_indices(d_model: int, pair: int, layout: str) -> np.ndarray:
+    """Rows/columns of T(k) shown: all when d <= WINDOW, else a window holding ``pair``."""
+    if d_model <= WINDOW:
+        return np.arange(d_model)
+    half = d_model // 2
+    if layout == "interleaved":
+        start = min(max(2 * pair - WINDOW // 2, 0), d_model - WINDOW)
+        return np.arange(start, start + WINDOW)
+    span = WINDOW // 2
+    start = min(max(pair - span // 2, 0), half - span)
+    return np.concatenate([np.arange(start, start + span), half + np.arange(start, start + span)])
+
+
+def pair_indices(d_model: int, pair: int, layout: str) -> tuple[int, int]:
+    """The sine and cosine dimension of ``pair`` in the layout."""
+    return (2 * pair, 2 * pair + 1) if layout == "interleaved" else (pair, d_model // 2 + pair)
+
+
+def runs(idx: np.ndarray) -> str:
+    """``0–63, 2048–2111``: the index runs of a window, for the caption."""
+    breaks = np.flatnonzero(np.diff(idx) != 1) + 1
+    parts = np.split(idx, breaks)
+    return ", ".join(f"{part[0]}–{part[-1]}" for part in parts)
+
+
+def t_window(k: float, d_model: int, base: float, layout: str, pair: int):
+    idx = window_indices(d_model, pair, layout)
+    return idx, rotation_entries(k, d_model, base, rows=idx, cols=idx, layout=layout)
+
+
+def t_export(k: float, d_model: int, base: float, layout: str) -> np.ndarray:
+    """T(k) itself up to EXPORT_DIMS; wider, one row per block: cos, -sin, sin, cos."""
+    if d_model <= EXPORT_DIMS:
+        return posenc.rotation_matrix(k, d_model, base, layout=layout)
+    angles = k * posenc.frequencies(d_model, base)
+    cos, sin = np.cos(angles), np.sin(angles)
+    return np.column_stack([cos, -sin, sin, cos])
+
+
+class Check(NamedTuple):
+    positions: np.ndarray  # drawn positions (first of each pooled group)
+    residuals: np.ndarray  # max over each group: the curve never hides a peak
+    pool: int  # positions per drawn point
+    worst: float  # max over every position
+    worst_at: int
+    full: np.ndarray  # every position's residual (for the download)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def live_check(seq_len: int, d_model: int, base: float, k: float, layout: str) -> Check:
+    r = shift_residuals(seq_len, d_model, k, base, layout=layout)
+    pool = max(1, -(-seq_len // MAX_POINTS))
+    starts = np.arange(0, seq_len, pool)
+    pooled = np.maximum.reduceat(r, starts)
+    return Check(starts, pooled, pool, float(r.max()), int(r.argmax()), r)
+
+
+class Circle(NamedTuple):
+    positions: np.ndarray  # drawn positions 0 .. L-1 (subsampled when many)
+    angles: np.ndarray  # omega_i p
+    step: int
+
+
+def circle(seq_len: int, omega: float) -> Circle:
+    step = max(1, -(-seq_len // MAX_POINTS))
+    positions = np.arange(0, seq_len, step)
+    return Circle(positions, omega * positions, step)
+
+
+def pair_rows(p: int, k: float, d_model: int, base: float, layout: str, pair: int):
+    """Pair ``pair`` of PE[p], of PE[p] T(k) (rows, seed 000), of T(k)^T PE[p]^T (seed 003)."""
+    s_idx, c_idx = pair_indices(d_model, pair, layout)
+    row = encode_positions([float(p)], d_model, base, layout=layout)
+    moved_row = apply_rotation(row, k, base, layout=layout)[0, [s_idx, c_idx]]
+    moved_col = apply_rotation_columns(row.T, k, base, layout=layout)[[s_idx, c_idx], 0]
+    block = rotation_entries(
+        k, d_model, base, rows=[s_idx, c_idx], cols=[s_idx, c_idx], layout=layout
+    )
+    return row[0, [s_idx, c_idx]], moved_row, moved_col, block
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def convention_gap(seq_len: int, d_model: int, base: float, k: float, layout: str):
+    """max |PE[p] T(k) - (T(k)^T PE[p]^T)^T| over all p, with the dense matrices of both
+    seeds on the first FIT_DIMS dimensions; returns (gap, dims used)."""
+    pairs = min(pair_count(d_model), FIT_DIMS // 2)
+    cols = pair_columns(d_model, pairs, layout=layout)
+    omega = posenc.frequencies(d_model, base)[:pairs]
+    t_row = block_rotation(k * omega, layout=layout)  # seed 000
+    t_col = column_rotation_matrix(k, d_model, base, layout=layout, pairs=pairs)  # seed 003
+    gap = 0.0
+    step = max(1, (1 << 20) // cols.size)
+    for start in range(0, seq_len, step):
+        n = min(step, seq_len - start)
+        x = posenc.sinusoidal(n, d_model, base, layout=layout, offset=start)[:, cols]
+        gap = max(gap, float(np.abs(x @ t_row - (t_col @ x.T).T).max()))
+    return gap, cols.size
+
+
+class DotCurve(NamedTuple):
+    k: np.ndarray
+    dot: np.ndarray
+    distance: np.ndarray
+    step: float
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def dot_curve(seq_len: int, d_model: int, base: float, k: float) -> DotCurve:
+    """Both curves over k in [-K, K], K = max(L - 1, |k|, 1), at MAX_POINTS + 1 values."""
+    reach = max(float(seq_len - 1), abs(k), 1.0)
+    ks = np.linspace(-reach, reach, MAX_POINTS + 1)
+    return DotCurve(
+        ks, offset_dot(ks, d_model, base), offset_distance(ks, d_model, base), float(ks[1] - ks[0])
+    )
+
+
+def dot_at(p: int, k: float, d_model: int, base: float) -> tuple[float, float]:
+    """PE[p] . PE[p + k] from the two rows, and sum_i cos(omega_i k) from the formula."""
+    a, b = encode_positions([float(p), p + k], d_model, base)
+    return float(a @ b), float(offset_dot(k, d_model, base))
+
+
+class FitView(NamedTuple):
+    fit: ShiftFit
+    pairs: int  # pairs used (capped)
+    slow_from: int | None  # first pair turning less than once across the sample
+    capped_dims: bool
+    capped_rows: bool
+    n_available: int  # positions offered (L)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def fit(seq_len: int, d_model: int, base: float, k: float, layout: str, kind: str) -> FitView:
+    pairs = min(pair_count(d_model), FIT_DIMS // 2)
+    n = min(seq_len, FIT_ROWS)
+    if kind == "spread":
+        positions = spread_positions(n, d_model, base, pairs=pairs)
+    else:
+        positions = np.unique(np.round(np.linspace(0, seq_len - 1, n)))
+    result = fit_shift(positions, k, d_model, base, layout=layout, pairs=pairs)
+    turns = posenc.frequencies(d_model, base)[:pairs] * np.ptp(positions) / (2 * np.pi)
+    slow = np.flatnonzero(turns < 1)
+    slow_from = int(slow[0]) if slow.size else None
+    return FitView(result, pairs, slow_from, pairs < pair_count(d_model), n < seq_len, seq_len)

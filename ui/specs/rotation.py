@@ -1,0 +1,17 @@
+"""URL-bound controls of the rotation page (``pages/4_Rotation.py``)."""
+
+from __future__ import annotations
+
+from ui.params import ChoiceParam, FloatParam, IntParam
+
+# The offset: negative and fractional values are part of the point.
+K = FloatParam("rot_k", -1000.0, 1000.0, 3.0, step=1.0)
+# Pair i (0 .. d_model/2 - 1; larger values are shown as the last pair, with a notice).
+PAIR = IntParam("rot_pair", 0, 2047, 0)
+# Position p of the pair view: any position, inside the sequence or not.
+POS = IntParam("rot_p", 0, 8191, 10)
+LAYOUT = ChoiceParam("rot_layout", ("interleaved", "split"), "interleaved")
+# Positions of the least-squares fit: L spread-out positions or the run 0 .. L-1.
+FIT = ChoiceParam("rot_fit", ("spread", "sequence"), "spread")
+
+SPECS = (K, PAIR, POS, LAYOUT, FIT)
