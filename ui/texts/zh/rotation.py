@@ -30,7 +30,7 @@ TEXTS = {
     "rotation.circle_subsampled": "每隔 {step} 个位置画一个点。",
     "rotation.circle_notice": "位置从顶部 (0, 1) 开始顺时针排列，每步转 ωᵢ 弧度。改变 p：圆弧绕着圆移动，但角度不变，因为 T(k) 与 p 无关。k 为负时往回转。",
     "rotation.circle_positions": "位置 0 … L−1",
-    "rotation.circle_arc": "ωᵢk mod 2π = {angle} rad",
+    "rotation.circle_arc": "圆弧：ωᵢk mod 2π = {angle} rad",
     "rotation.conv_header": "行向量（种子文 000）与列向量（种子文 003）",
     "rotation.conv_row": "**种子文 000，行向量**（第 {pair} 对，p = {p}）：行向量 [sin, cos] 乘以 Φᵢ(k) = [[cos, −sin], [sin, cos]]。",
     "rotation.conv_col": "**种子文 003，列向量**（第 {pair} 对，p = {p}）：Φᵢ(k)ᵀ = [[cos, sin], [−sin, cos]] 乘以列向量。",
@@ -66,6 +66,6 @@ TEXTS = {
     "rotation.axis_residual": "残差",
     "rotation.axis_pair": "第 i 对",
     "rotation.axis_fit_error": "max |W − T(k)|（该对的列）",
-    "rotation.residual_name": "maxⱼ |PE[p] T(k) − PE[p + k]|",
+    "rotation.residual_name": "残差 maxⱼ |PE[p] T(k) − PE[p + k]|",
     "rotation.rounding_name": "ε·(p + |k|)",
 }
