@@ -1,0 +1,116 @@
+"""Cached computations of the page "Binary counter vs sinusoid".
+
+Large tables are read in row blocks and reduced to block means as they come, so the
+L x d tables and the L x L distance matrix never exist in full (issue: 512 MB cap).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import streamlit as st
+
+from posenc.criteria import (
+    Criteria,
+    bit_fundamental,
+    bit_wave,
+    counter_frequencies,
+    distance_blocks,
+    scheme_criteria,
+)
+from posenc.schemes import SCHEMES, scheme_table
+from ui.figures.common import MAX_CELLS, Grid
+
+# Cells per panel of the side-by-side evolution (5 panels share one chart's budget).
+EVOLUTION_ROWS = 250
+EVOLUTION_COLS = 100
+# Float64 entries per block while reducing.
+_BLOCK_ENTRIES = 2**22
+
+
+def block_means(
+    blocks: Iterable[tuple[int, np.ndarray]],
+    n_rows: int,
+    n_cols: int,
+    max_rows: int = MAX_CELLS,
+    max_cols: int = MAX_CELLS,
+) -> Grid:
+    """The ``Grid`` of ``ui.figures.common.downsample`` from row blocks of the matrix.
+
+    Each block must start at a multiple of ``block_rows(...)``'s row step. The same
+    block means as ``downsample(full)``, as float32, without holding ``full``.
+    """
+    row_step = -(-n_rows // max_rows)
+    col_step = -(-n_cols // max_cols)
+    row_starts = np.arange(0, n_rows, row_step)
+    col_starts = np.arange(0, n_cols, col_step)
+    sums = np.zeros((row_starts.size, col_starts.size))
+    for start, block in blocks:
+        if start % row_step:
+            raise ValueError(f"block start {start} is not a multiple of the row step {row_step}")
+        local = np.arange(0, block.shape[0], row_step)
+        part = np.add.reduceat(
+            np.add.reduceat(block, local, axis=0, dtype=np.float64), col_starts, 1
+        )
+        first = start // row_step
+        sums[first : first + part.shape[0]] += part
+    row_sizes = np.diff(np.append(row_starts, n_rows))
+    col_sizes = np.diff(np.append(col_starts, n_cols))
+    z = (sums / np.outer(row_sizes, col_sizes)).astype(np.float32)
+    rows = row_starts + (row_sizes - 1) / 2 if row_step > 1 else row_starts
+    cols = col_starts + (col_sizes - 1) / 2 if col_step > 1 else col_starts
+    return Grid(z, rows, cols, row_step, col_step)
+
+
+def block_rows(n_rows: int, width: int, max_rows: int) -> int:
+    """Rows per block: a multiple of the row step, about ``_BLOCK_ENTRIES`` entries."""
+    step = -(-n_rows // max_rows)
+    return step * max(1, _BLOCK_ENTRIES // (max(1, width) * step))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def criteria_rows(seq_len: int, d_model: int, base: float, k: int) -> tuple[Criteria, ...]:
+    """The measured criteria of every scheme (posenc.criteria)."""
+    return tuple(scheme_criteria(name, seq_len, d_model, base, k=k) for name in SCHEMES)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def evolution_grids(seq_len: int, d_model: int, base: float) -> tuple[Grid, ...]:
+    """Each scheme's table for positions 0 .. L-1, as block means for the side-by-side view."""
+    rows = block_rows(seq_len, d_model, EVOLUTION_ROWS)
+
+    def blocks(name):
+        for start in range(0, seq_len, rows):
+            n = min(rows, seq_len - start)
+            yield start, scheme_table(name, n, d_model, base, total_length=seq_len, offset=start)
+
+    return tuple(
+        block_means(blocks(name), seq_len, d_model, EVOLUTION_ROWS, EVOLUTION_COLS)
+        for name in SCHEMES
+    )
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def distance_grid(name: str, seq_len: int, d_model: int, base: float) -> Grid:
+    """``||e(i) - e(j)||`` for all positions, as block means of at most 500 x 500 cells."""
+    rows = block_rows(seq_len, seq_len, MAX_CELLS)
+    blocks = distance_blocks(name, seq_len, d_model, base, block_rows=rows)
+    return block_means(blocks, seq_len, seq_len)
+
+
+def counter_curves(bits: int, samples_per_step: int = 40) -> dict[str, np.ndarray]:
+    """Bits of positions 0 .. 2^bits as square waves, and on a fine grid t the sin/cos
+    pairs of matching wavelength (``counter_frequencies``) and each bit's fundamental."""
+    count = 2**bits
+    positions = np.arange(count + 1)
+    t = np.linspace(0, count, samples_per_step * count + 1)
+    omega = counter_frequencies(bits)
+    return {
+        "positions": positions,
+        "square": np.stack([bit_wave(positions, i) for i in range(bits)]),
+        "t": t,
+        "sin": np.sin(np.multiply.outer(omega, t)),
+        "cos": np.cos(np.multiply.outer(omega, t)),
+        "smooth": np.stack([bit_fundamental(t, i) for i in range(bits)]),
+    }

@@ -1,0 +1,325 @@
+"""Figures of the page "Binary counter vs sinusoid": plain functions, arrays -> figure."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from posenc.criteria import Criteria, Pair
+from ui.figures.common import COLORSCALE, Grid, heatmap, style
+
+# Points per line beyond which a curve is reduced to its min/max envelope.
+MAX_LINE_POINTS = 5000
+SEQUENTIAL = "Viridis"
+PASS, FAIL, NONE = "✓", "✗", "–"
+
+
+def evolution_figure(
+    grids: Sequence[Grid],
+    titles: Sequence[str],
+    x_title: str,
+    y_title: str,
+    *,
+    height: int = 460,
+) -> go.Figure:
+    """The schemes' tables side by side on shared positions, each with its own colour bar.
+
+    Each panel is centred on 0 (``COLORSCALE``) with range ``+-max |value|``: the index
+    panel's bar reads L-1, the others 1.
+    """
+    n = len(grids)
+    fig = make_subplots(
+        rows=1, cols=n, shared_yaxes=True, subplot_titles=list(titles), horizontal_spacing=0.025
+    )
+    for col, grid in enumerate(grids, start=1):
+        top = float(np.abs(grid.z).max()) or 1.0
+        axis = "coloraxis" if col == 1 else f"coloraxis{col}"
+        fig.add_trace(
+            go.Heatmap(
+                z=grid.z,
+                x=grid.cols,
+                y=grid.rows,
+                coloraxis=axis,
+                hovertemplate=f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>%{{z:.4g}}<extra></extra>",
+            ),
+            row=1,
+            col=col,
+        )
+        left, right = fig.layout[f"xaxis{col if col > 1 else ''}"].domain
+        fig.layout[axis] = dict(
+            colorscale=COLORSCALE,
+            cmin=-top,
+            cmax=top,
+            colorbar=dict(
+                orientation="h",
+                x=(left + right) / 2,
+                xanchor="center",
+                len=right - left,
+                y=-0.2,
+                yanchor="top",
+                thickness=10,
+                tickvals=[-top, 0, top],
+                ticktext=[f"{-top:.3g}", "0", f"{top:.3g}"],
+            ),
+        )
+        fig.update_xaxes(title=x_title, row=1, col=col)
+    fig.update_yaxes(autorange="reversed", title=y_title, row=1, col=1)
+    fig.update_yaxes(autorange="reversed")
+    style(fig, height=height)
+    fig.update_layout(margin=dict(b=120))
+    return fig
+
+
+def _mark(ok: bool | None, text: str) -> str:
+    return f"{NONE} {text}" if ok is None else f"{PASS if ok else FAIL} {text}"
+
+
+def _num(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x:.4g}"
+
+
+def criteria_frame(rows: Sequence[Criteria], labels: dict[str, str]) -> pd.DataFrame:
+    """The criteria table: a pass/fail mark and the measured number in every cell.
+
+    ``labels`` holds the column titles (keys ``scheme, unique, bounded, offset, length,
+    extrapolates``) and the scheme names (keys ``scheme_<name>``).
+    """
+    records = []
+    for c in rows:
+        records.append(
+            {
+                labels["scheme"]: labels[f"scheme_{c.name}"],
+                labels["unique"]: _mark(c.unique, _num(c.min_distance)),
+                labels["bounded"]: _mark(c.bounded, _num(c.max_abs)),
+                labels["offset"]: _mark(c.consistent_offset, _num(c.step_spread)),
+                labels["length"]: _mark(c.consistent_length, _num(c.length_change)),
+                labels["extrapolates"]: _mark(
+                    c.extrapolates,
+                    f"[{_num(c.low_2l)}, {_num(c.high_2l)}] · {_num(c.min_distance_2l)}",
+                ),
+            }
+        )
+    return pd.DataFrame.from_records(records)
+
+
+def waves_figure(
+    bits: int,
+    positions: np.ndarray,
+    square: np.ndarray,
+    t: np.ndarray,
+    sin: np.ndarray,
+    cos: np.ndarray,
+    smooth: np.ndarray,
+    names: dict[str, str],
+    row_titles: Sequence[str],
+    *,
+    height: int = 520,
+) -> go.Figure:
+    """Bit i of the counter (a square wave) over the sin/cos pair of the same wavelength.
+
+    ``square``: (bits, positions.size) 0/1 values, lowest bit first; ``sin``, ``cos``,
+    ``smooth``: (bits, t.size) curves. ``names`` has keys ``bit, sin, cos, smooth``.
+    """
+    fig = make_subplots(
+        rows=bits, cols=1, shared_xaxes=True, vertical_spacing=0.04, subplot_titles=row_titles
+    )
+    styles = {
+        "sin": dict(color="#2166ac", width=1.2),
+        "cos": dict(color="#92c5de", width=1.2),
+        "smooth": dict(color="#b2182b", width=2.2, dash="dash"),
+    }
+    for i in range(bits):
+        first = i == 0
+        fig.add_trace(
+            go.Scatter(
+                x=positions,
+                y=square[i],
+                mode="lines+markers",
+                line=dict(shape="hv", color="#1f2430", width=2.5),
+                marker=dict(size=5),
+                name=names["bit"],
+                legendgroup="bit",
+                showlegend=first,
+            ),
+            row=i + 1,
+            col=1,
+        )
+        for key, curve in (("sin", sin), ("cos", cos), ("smooth", smooth)):
+            fig.add_trace(
+                go.Scatter(
+                    x=t,
+                    y=curve[i],
+                    mode="lines",
+                    line=styles[key],
+                    name=names[key],
+                    legendgroup=key,
+                    showlegend=first,
+                ),
+                row=i + 1,
+                col=1,
+            )
+        fig.update_yaxes(range=[-1.25, 1.25], tickvals=[-1, 0, 1], row=i + 1, col=1)
+    fig.update_xaxes(title=names["position"], dtick=1 if positions.size <= 33 else None, row=bits)
+    style(fig, height=height)
+    fig.update_layout(legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0))
+    fig.update_annotations(font_size=12)
+    fig.update_layout(margin=dict(t=70))
+    return fig
+
+
+def envelope(y: np.ndarray, max_points: int = MAX_LINE_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    """``(x, y)`` of a curve with at most ``max_points`` points: min and max of each group.
+
+    A plain subsample would hide jumps (every other step of the binary counter is 1);
+    the envelope keeps each group's extremes, in position order.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    x = np.arange(y.size)
+    if y.size <= max_points:
+        return x, y
+    group = -(-2 * y.size // max_points)
+    starts = np.arange(0, y.size, group)
+    lo = np.minimum.reduceat(y, starts)
+    hi = np.maximum.reduceat(y, starts)
+    idx_lo = np.array([s + int(np.argmin(y[s : s + group])) for s in starts])
+    idx_hi = np.array([s + int(np.argmax(y[s : s + group])) for s in starts])
+    xs = np.stack([idx_lo, idx_hi], 1)
+    ys = np.stack([lo, hi], 1)
+    order = np.argsort(xs, axis=1, kind="stable")
+    return np.take_along_axis(xs, order, 1).ravel(), np.take_along_axis(ys, order, 1).ravel()
+
+
+def steps_figure(
+    curves: Sequence[np.ndarray],
+    titles: Sequence[str],
+    x_title: str,
+    y_title: str,
+    *,
+    height: int = 560,
+) -> go.Figure:
+    """``||e(p+k) - e(p)||`` over p, one panel per scheme with its own y range."""
+    n = len(curves)
+    fig = make_subplots(
+        rows=n, cols=1, shared_xaxes=True, vertical_spacing=0.05, subplot_titles=list(titles)
+    )
+    for row, y in enumerate(curves, start=1):
+        x, yy = envelope(y)
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=yy,
+                mode="lines",
+                line=dict(color="#b2182b" if row == n else "#2166ac", width=1.5),
+                showlegend=False,
+                hovertemplate=f"p %{{x}}<br>{y_title} %{{y:.6g}}<extra></extra>",
+            ),
+            row=row,
+            col=1,
+        )
+        if y.size:
+            low, high = float(y.min()), float(y.max())
+            pad = max(0.05 * (high - low), 0.05 * abs(high), 1e-3)
+            fig.update_yaxes(range=[low - pad, high + pad], row=row, col=1)
+    fig.update_xaxes(title=x_title, row=n, col=1)
+    fig.update_yaxes(title=y_title, row=(n + 1) // 2, col=1)
+    style(fig, height=height)
+    fig.update_annotations(font_size=12)
+    return fig
+
+
+def trajectory_figure(
+    table: np.ndarray,
+    pair: Pair,
+    *,
+    curve: np.ndarray | None = None,
+    title: str | None = None,
+    position: str,
+    pair_label: str,
+    height: int = 460,
+) -> go.Figure:
+    """The 3-D points ``e(p)`` coloured by position, the continuous path ``curve`` through
+    them (thin), and the closest far pair joined and labelled."""
+    p = np.arange(table.shape[0])
+    fig = go.Figure()
+    if curve is not None:
+        fig.add_trace(
+            go.Scatter3d(
+                x=curve[:, 0],
+                y=curve[:, 1],
+                z=curve[:, 2],
+                mode="lines",
+                line=dict(color="rgba(110,110,110,0.45)", width=2),
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
+    fig.add_trace(
+        go.Scatter3d(
+            x=table[:, 0],
+            y=table[:, 1],
+            z=table[:, 2],
+            mode="markers",
+            marker=dict(
+                size=3.5,
+                color=p,
+                colorscale=SEQUENTIAL,
+                colorbar=dict(title=dict(text=position), thickness=10),
+            ),
+            customdata=p,
+            hovertemplate=f"{position} %{{customdata}}<br>(%{{x:.3f}}, %{{y:.3f}}, %{{z:.3f}})"
+            "<extra></extra>",
+            showlegend=False,
+        )
+    )
+    if pair.i >= 0:
+        ends = table[[pair.i, pair.j]]
+        fig.add_trace(
+            go.Scatter3d(
+                x=ends[:, 0],
+                y=ends[:, 1],
+                z=ends[:, 2],
+                mode="markers+text+lines",
+                marker=dict(size=7, color="#d6604d", symbol="diamond"),
+                line=dict(color="#d6604d", width=5),
+                text=[f"p={pair.i}", f"p={pair.j}"],
+                textposition=["top center", "bottom center"],
+                name=pair_label,
+                hoverinfo="skip",
+            )
+        )
+    scene_axis = dict(range=[-1.05, 1.05])
+    fig.update_layout(
+        scene=dict(
+            xaxis=dict(scene_axis, title=dict(text="sin ω₀p")),
+            yaxis=dict(scene_axis, title=dict(text="sin ω₁p")),
+            zaxis=dict(scene_axis, title=dict(text="sin ω₂p")),
+            aspectmode="cube",
+        ),
+        legend=dict(orientation="h", y=0, x=0),
+    )
+    return style(fig, height=height, title=title)
+
+
+def distance_figure(
+    grid: Grid, *, x_title: str, y_title: str, title: str | None = None, height: int = 480
+) -> go.Figure:
+    """``||e(i) - e(j)||`` (block means when large), 0 dark, far apart bright."""
+    top = float(grid.z.max()) or 1.0
+    fig, _ = heatmap(
+        grid,
+        x_title=x_title,
+        y_title=y_title,
+        zmin=0.0,
+        zmax=top,
+        colorscale=SEQUENTIAL,
+        title=title,
+        height=height,
+        hovertemplate=f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>%{{z:.4g}}<extra></extra>",
+    )
+    fig.update_xaxes(scaleanchor="y", constrain="domain")
+    return fig

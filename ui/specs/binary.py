@@ -1,0 +1,29 @@
+"""URL-bound controls of the page "Binary counter vs sinusoid" (keys ``bin_*``)."""
+
+from __future__ import annotations
+
+from posenc.schemes import SCHEMES
+from ui.params import ChoiceParam, FloatParam, IntParam
+
+# Offset k of the consistency check and of the step-distance chart.
+K = IntParam("bin_k", 1, 64, 1)
+# Bits of the counter (seed 001 uses 4: positions 0 .. 15).
+BITS = IntParam("bin_bits", 2, 6, 4)
+# "Far apart" in the d_model = 3 example: at least this many positions apart.
+GAP = IntParam("bin_gap", 1, 1000, 10)
+# The three sine frequencies of the d_model = 3 example (seed 003), high and low.
+# High: 1/2^i as in the seed; low: ten times slower, same shape.
+HIGH = (
+    FloatParam("bin_hi_w0", 0.0, 3.2, 1.0),
+    FloatParam("bin_hi_w1", 0.0, 3.2, 0.5),
+    FloatParam("bin_hi_w2", 0.0, 3.2, 0.25),
+)
+LOW = (
+    FloatParam("bin_lo_w0", 0.0, 3.2, 0.1),
+    FloatParam("bin_lo_w1", 0.0, 3.2, 0.05),
+    FloatParam("bin_lo_w2", 0.0, 3.2, 0.025),
+)
+# Scheme of the distance matrix.
+SCHEME = ChoiceParam("bin_scheme", SCHEMES, "binary")
+
+SPECS = (K, BITS, GAP, *HIGH, *LOW, SCHEME)
