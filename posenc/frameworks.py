@@ -35,6 +35,7 @@ __all__ = [
     "framework_frequencies",
     "framework_table",
     "max_abs_difference",
+    "max_abs_differences",
 ]
 
 FRAMEWORKS = ("paper", "torch32", "tf", "tf_old", "t2t", "fairseq")
@@ -96,6 +97,21 @@ def framework_frequencies(name: str, d_model: int, base: float = 10000.0) -> np.
         # tensor2tensor: log_timescale_increment = log(max/min) / max(half - 1, 1).
         return base ** (-np.arange(half, dtype=np.float64) / max(half - 1, 1))
     return frequencies(d_model, base)
+
+
+def _pairs(length: int, omega: np.ndarray, offset: int) -> tuple[np.ndarray, np.ndarray]:
+    """``sin(omega p)`` and ``cos(omega p)`` for ``p = offset .. offset + length - 1``.
+
+    The block products of :func:`posenc.sinusoidal` for any frequencies:
+    ``e^{-i omega (P + r)} = e^{-i omega P} e^{-i omega r}``, each factor correctly
+    rounded, so only about ``2 sqrt(length)`` exponentials per pair are evaluated.
+    """
+    block = max(1, math.isqrt(length))
+    starts = offset + block * np.arange(-(-length // block), dtype=np.float64)
+    coarse = np.exp(-1j * np.multiply.outer(starts, omega))
+    fine = np.exp(-1j * np.multiply.outer(np.arange(block, dtype=np.float64), omega))
+    z = (coarse[:, None, :] * fine[None, :, :]).reshape(-1, omega.size)[:length]
+    return -z.imag, z.real
 
 
 def _place(sin: np.ndarray, cos: np.ndarray, out: np.ndarray, layout: str) -> None:
@@ -174,14 +190,13 @@ def framework_table(
     rows = max(1, _BLOCK_ENTRIES // omega.size)
     for start in range(0, length, rows):
         stop = min(start + rows, length)
-        positions = np.arange(offset + start, offset + stop, dtype=np.float64)
         if name == "torch32":
             # position * div_term: int64 times float32 gives float32 in torch.
-            div_term = _torch32_div_term(d_model, base)
-            angles = positions.astype(np.float32)[:, None] * div_term[None, :]
+            positions = np.arange(offset + start, offset + stop, dtype=np.float32)
+            angles = positions[:, None] * _torch32_div_term(d_model, base)[None, :]
+            _place(np.sin(angles), np.cos(angles), out[start:stop], layout)
         else:
-            angles = positions[:, None] * omega[None, :]
-        _place(np.sin(angles), np.cos(angles), out[start:stop], layout)
+            _place(*_pairs(stop - start, omega, offset + start), out[start:stop], layout)
     return out
 
 
@@ -229,3 +244,44 @@ def max_abs_difference(
         paper = sinusoidal(count, d_model, base, offset=start)
         worst = max(worst, float(np.max(np.abs(ours - paper))))
     return worst
+
+
+def max_abs_differences(
+    length: int, d_model: int, base: float = 10000.0, names=FRAMEWORKS
+) -> dict[str, float | None]:
+    """:func:`max_abs_difference` (aligned) for several frameworks in one pass.
+
+    Frameworks that build the same table share one computation: ``tf`` and ``tf_old``
+    use the paper's own table (difference 0 by construction), ``fairseq`` the one of
+    ``t2t``. The paper's block is computed once per block of rows. A framework that
+    does not accept ``d_model`` (``"fairseq"`` at ``d_model = 2``) maps to ``None``.
+
+    Examples
+    --------
+    >>> table = max_abs_differences(50, 128, names=("tf", "t2t", "fairseq"))
+    >>> table["tf"], round(table["t2t"], 4), table["fairseq"] == table["t2t"]
+    (0.0, 0.2789, True)
+    >>> max_abs_differences(3, 2, names=("fairseq",))
+    {'fairseq': None}
+    """
+    length = check_int("length", length, minimum=1)
+    d_model = check_even("d_model", d_model)
+    result: dict[str, float | None] = {}
+    for name in names:
+        _check_name(name)
+        result[name] = None if (name == "fairseq" and d_model < 4) else 0.0
+    # One representative per distinct table; the paper's equals paper, tf, tf_old.
+    same_as = {"tf": "paper", "tf_old": "paper", "fairseq": "t2t"}
+    computed = {same_as.get(n, n) for n, v in result.items() if v is not None} - {"paper"}
+    worst = dict.fromkeys(computed, 0.0)
+    rows = max(1, _BLOCK_ENTRIES // d_model)
+    for start in range(0, length if computed else 0, rows):
+        count = min(rows, length - start)
+        paper = sinusoidal(count, d_model, base, offset=start)
+        for name in computed:
+            ours = framework_table(name, count, d_model, base, layout="interleaved", offset=start)
+            worst[name] = max(worst[name], float(np.max(np.abs(ours - paper))))
+    for name, value in result.items():
+        if value is not None:
+            result[name] = worst.get(same_as.get(name, name), 0.0)
+    return result

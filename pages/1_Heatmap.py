@@ -1,0 +1,181 @@
+"""Heatmap: the sinusoidal table cell by cell, as frameworks write it, added to word
+embeddings, and how alike two positions are (PE PE^T)."""
+
+import streamlit as st
+
+import posenc
+from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_frequencies
+from ui import controls, export
+from ui import heatmap_data as data
+from ui.figures import heatmap as figs
+from ui.i18n import t
+from ui.specs import heatmap as spec
+
+controls.setup_page("heatmap", spec.SPECS)
+st.title(t("heatmap.title"))
+st.markdown(t("heatmap.intro"))
+st.latex(
+    r"PE_{(p,\,2i)} = \sin(\omega_i\, p),\quad PE_{(p,\,2i+1)} = \cos(\omega_i\, p),\quad"
+    r"\omega_i = \frac{1}{n^{2i/d}},\quad \lambda_i = \frac{2\pi}{\omega_i} = 2\pi\, n^{2i/d}"
+)
+st.caption(t("heatmap.presets"))
+for column, (name, values) in zip(st.columns(len(spec.PRESETS)), spec.PRESETS.items(), strict=True):
+    column.button(
+        t(f"heatmap.preset_{name}"), key=f"hm_preset_{name}", on_click=data.apply_preset,
+        args=(values,), help=t(f"heatmap.preset_{name}_help"), icon=":material/photo_library:",
+        width="stretch",
+    )  # fmt: skip
+sentence = controls.text_input(
+    spec.SENTENCE, t("heatmap.sentence"), t("heatmap.sentence_help"),
+    placeholder=t("heatmap.sentence_placeholder"),
+)  # fmt: skip
+tokens, n_words = data.tokens(sentence)
+seq_len, d_model, base = controls.shared_controls(seq_len=not tokens)
+if tokens:
+    seq_len = len(tokens)
+    st.sidebar.info(t("heatmap.sentence_mode", n=seq_len), icon=":material/short_text:")
+    if n_words > seq_len:
+        st.caption(t("heatmap.sentence_capped", total=n_words, cap=seq_len))
+words = {
+    **figs.WORDS,
+    **{k: t(f"heatmap.w_{k}") for k in figs.WORDS if k not in ("similarity", "curve_axis")},
+}
+height = controls.chart_height(460)
+
+tab_table, tab_frameworks, tab_embedding, tab_similarity = st.tabs(
+    [t(f"heatmap.tab_{name}") for name in ("table", "frameworks", "embedding", "similarity")]
+)
+with tab_table:
+    left, middle, right = st.columns([1.3, 1, 2.2])
+    with left:
+        layout = controls.choice(
+            spec.LAYOUT, t("heatmap.layout"), t("heatmap.layout_help"),
+            captions=[t("heatmap.layout_interleaved"), t("heatmap.layout_split")],
+        )  # fmt: skip
+    with middle:
+        group = controls.toggle(spec.GROUP, t("heatmap.group"), t("heatmap.group_help"))
+    with right:
+        framework = controls.choice(
+            spec.FRAMEWORK, t("heatmap.framework"), t("heatmap.framework_help")
+        )
+    try:
+        omega = framework_frequencies(framework, d_model, base)
+    except ValueError as error:  # fairseq at d = 2
+        st.warning(t("heatmap.framework_unavailable", error=error))
+        framework, omega = "paper", framework_frequencies("paper", d_model, base)
+    order = data.column_order(d_model, layout, group)
+    grid = data.table_grid(framework, seq_len, d_model, base, layout, group)
+    figure = figs.table_figure(
+        grid, words=words, omega=omega, layout=layout, order=order, tokens=tokens or None,
+        height=height,
+    )  # fmt: skip
+    st.plotly_chart(figure, width="stretch", key="hm_table")
+    # SLOT (learned position embeddings, .npy uploader of issue #8): draw the uploaded
+    # (L, d) matrix beside this one with the same builder, e.g.
+    #     figs.table_figure(learned, words=words, height=height)   # omega=None: no ω/λ
+    # in st.columns(2) next to `figure` (table_figure accepts any matrix or Grid).
+    data.downsampled_notice(grid, seq_len, d_model)
+    st.caption(t("heatmap.main_notice"))
+    if layout == "split" or group:
+        st.caption(t("heatmap.grouped_notice"))
+    elif grid.col_step > 1:
+        st.caption(t("heatmap.mixed_hint"))
+    full = seq_len * d_model <= data.FULL_MAX
+    export.offer(
+        "pe_table", figure,
+        matrix=(lambda: data.table(framework, seq_len, d_model, base, layout)) if full else None,
+    )  # fmt: skip
+    if not full:
+        st.caption(t("heatmap.export_capped", cap=data.FULL_MAX, n=seq_len * d_model,
+                     code=data.python_call(framework, seq_len, d_model, base, layout)))  # fmt: skip
+    if seq_len <= spec.TABLE_MAX and d_model <= spec.TABLE_MAX:
+        names = [f"{p}: {tokens[p]}" if tokens else str(p) for p in range(seq_len)]
+        frame = data.numeric_frame(
+            data.table(framework, seq_len, d_model, base, layout), layout, names
+        )
+        number = st.column_config.NumberColumn(format="%.8f")
+        st.dataframe(frame, column_config=dict.fromkeys(frame.columns, number))
+        st.caption(t("heatmap.numbers"))
+
+with tab_frameworks:
+    st.markdown(t("heatmap.fw_intro"))
+    differences = data.framework_differences(seq_len, d_model, base)
+    frame, config = data.framework_frame(differences)
+    st.dataframe(frame, hide_index=True, column_config=config)
+    st.caption(t("heatmap.fw_presets"))
+    for column, name in zip(st.columns(len(FRAMEWORKS)), FRAMEWORKS, strict=True):
+        label = t(f"heatmap.fw_name_{name}")
+        column.button(
+            name, key=f"hm_fw_{name}", on_click=data.apply_preset,
+            args=({"hm_framework": name, "hm_layout": NATIVE_LAYOUT[name]},),
+            help=t("heatmap.fw_preset_help", name=label, layout=NATIVE_LAYOUT[name]),
+            disabled=differences[name] is None, width="stretch",
+        )  # fmt: skip
+    name = t(f"heatmap.fw_name_{framework}")
+    if not differences.get(framework):
+        st.info(t("heatmap.fw_identical", name=name), icon=":material/check:")
+    else:
+        diff_grid, worst = data.difference_grid(framework, seq_len, d_model, base, layout, group)
+        st.plotly_chart(
+            figs.table_figure(
+                diff_grid, words=words, omega=omega, layout=layout, order=order,
+                tokens=tokens or None, zmax=worst, value_name=t("heatmap.w_difference"),
+                reduce="max_abs", height=height,
+            ),
+            width="stretch", key="hm_difference",
+        )  # fmt: skip
+        data.downsampled_notice(diff_grid, seq_len, d_model)
+        st.caption(t("heatmap.fw_diff_notice", name=name, worst=worst))
+
+with tab_embedding:
+    st.markdown(t("heatmap.emb_intro"))
+    st.latex(r"x_p = E_p + PE_p")
+    seed = controls.number(
+        spec.SEED, t("heatmap.seed"), t("heatmap.seed_help"), container=st.columns(4)[0]
+    )
+    panels = data.embedding_panels(seq_len, d_model, base, layout, int(seed))
+    st.plotly_chart(
+        figs.embedding_figure(
+            [(t(f"heatmap.emb_panel_{key}"), matrix) for key, matrix in panels.items()],
+            words=words, height=controls.chart_height(380),
+        ),
+        width="stretch", key="hm_embedding",
+    )  # fmt: skip
+    rows, cols = panels["emb"].shape
+    if (rows, cols) != (seq_len, d_model):
+        st.caption(t("heatmap.emb_capped", rows=rows, cols=cols, L=seq_len, d=d_model))
+    st.caption(t("heatmap.emb_notice", max_pos=seq_len - 1))
+
+with tab_similarity:
+    st.markdown(t("heatmap.sim_intro"))
+    st.latex(
+        r"PE_i \cdot PE_j = \sum_{k=0}^{d/2-1} \big[\sin\omega_k i\,\sin\omega_k j"
+        r" + \cos\omega_k i\,\cos\omega_k j\big] = \sum_{k=0}^{d/2-1} \cos\big(\omega_k (i-j)\big)"
+    )
+    asked = controls.number(
+        spec.SIM_ROW, t("heatmap.sim_row"), t("heatmap.sim_row_help"), container=st.columns(4)[0]
+    )
+    reference = min(int(asked), seq_len - 1)
+    if reference != asked:
+        st.caption(t("heatmap.sim_row_clamped", asked=asked, used=reference))
+    similarity = data.similarity_grid(seq_len, d_model, base)
+    sim_figure = figs.similarity_figure(similarity, words=words, reference=reference, height=height)
+    st.plotly_chart(sim_figure, width="stretch", key="hm_similarity")
+    # SLOT (learned position embeddings, issue #8): the uploaded matrix's similarity
+    #     figs.similarity_figure(data.gram_grid(learned), words=words, height=height)
+    # goes in st.columns(2) beside `sim_figure`; gram_grid works for any (L, d) matrix.
+    data.downsampled_notice(similarity, seq_len, seq_len)
+    st.caption(t("heatmap.sim_notice", half=d_model // 2))
+    small = seq_len * seq_len <= data.FULL_MAX
+    export.offer(
+        "pe_similarity", sim_figure,
+        matrix=(lambda: posenc.similarity_matrix(seq_len, d_model, base)) if small else None,
+    )  # fmt: skip
+    curve, stride = figs.similarity_curve(
+        data.similarity_row(seq_len, d_model, base, reference), reference, words=words,
+        height=controls.chart_height(320),
+    )  # fmt: skip
+    st.plotly_chart(curve, width="stretch", key="hm_curve")
+    if stride > 1:
+        st.caption(t("heatmap.sim_subsampled", step=stride, n=len(curve.data[0].x), total=seq_len))
+    st.caption(t("heatmap.sim_curve_notice"))

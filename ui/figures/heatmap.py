@@ -1,0 +1,400 @@
+"""Figures of the Heatmap page: the table, its similarity matrix, embedding + PE.
+
+Every builder accepts any ``(L, d)`` matrix (or a ready ``Grid``), so a learned
+position-embedding matrix can be drawn by the same code as the sinusoidal table.
+Large matrices are reduced to block means by :func:`block_means`, which asks for
+rows in blocks and never holds the whole matrix; the hover text of a cell says what
+it stands for (one entry, or the mean of a block).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ui.figures.common import COLORSCALE, Grid, style
+
+# Cells the browser receives per heatmap: at most this many per axis and in all.
+# A float32 cell is ~5.8 characters of Plotly JSON, so 120 000 cells plus the hover
+# labels stay under the 1 MB chart budget.
+MAX_AXIS = 1024
+MAX_TOTAL = 120_000
+# Curves with more points are subsampled.
+MAX_POINTS = 5000
+_BLOCK_ENTRIES = 1 << 22
+
+# Words the builders put into labels; the page passes the translated ones.
+WORDS = {
+    "position": "position",
+    "positions": "positions",
+    "dimension": "dimension",
+    "dimensions": "dimensions",
+    "pair": "pair",
+    "value": "value",
+    "mean": "mean of {rows} × {cols} entries",
+    "max_abs": "largest |entry| of {rows} × {cols}",
+    "similarity": "PEᵢ · PEⱼ",
+    "offset_axis": "position j",
+    "curve_axis": "PEᵣ · PEⱼ",
+}
+
+
+def steps(n_rows: int, n_cols: int, max_axis: int = MAX_AXIS, max_total: int = MAX_TOTAL):
+    """Block sizes ``(row_step, col_step)`` that keep the displayed cells within budget."""
+    row_step, col_step = -(-n_rows // max_axis), -(-n_cols // max_axis)
+    while -(-n_rows // row_step) * -(-n_cols // col_step) > max_total:
+        if -(-n_rows // row_step) >= -(-n_cols // col_step):
+            row_step += 1
+        else:
+            col_step += 1
+    return row_step, col_step
+
+
+def block_means(
+    n_rows: int,
+    n_cols: int,
+    rows: Callable[[int, int], np.ndarray],
+    row_step: int | None = None,
+    col_step: int | None = None,
+    *,
+    reduce: str = "mean",
+) -> Grid:
+    """Block means of the ``n_rows x n_cols`` matrix whose rows ``a:b`` are ``rows(a, b)``.
+
+    Rows are requested in pieces of about 4 M entries, so the peak memory does not
+    grow with the matrix. Equal to ``ui.figures.common.downsample`` of the whole matrix
+    for the same steps (default: :func:`steps`). ``z`` is float32. ``reduce="max_abs"``
+    keeps the largest ``|entry|`` of each block instead (for differences, whose
+    oscillations a mean would cancel).
+    """
+    if row_step is None or col_step is None:
+        row_step, col_step = steps(n_rows, n_cols)
+    row_starts = np.arange(0, n_rows, row_step)
+    col_starts = np.arange(0, n_cols, col_step)
+    row_sizes = np.diff(np.append(row_starts, n_rows))
+    col_sizes = np.diff(np.append(col_starts, n_cols))
+    if row_step == 1 and col_step == 1:
+        z = np.asarray(rows(0, n_rows), dtype=np.float32)
+    else:
+        sums = np.empty((row_starts.size, col_starts.size))
+        chunk = max(1, _BLOCK_ENTRIES // (n_cols * row_step)) * row_step
+        for start in range(0, n_rows, chunk):
+            block = rows(start, min(start + chunk, n_rows))
+            local = np.arange(0, block.shape[0], row_step)
+            if reduce == "max_abs":
+                part = np.maximum.reduceat(np.abs(block), local, axis=0)
+                part = np.maximum.reduceat(part, col_starts, axis=1)
+            else:
+                part = np.add.reduceat(block, local, axis=0, dtype=np.float64)
+                part = np.add.reduceat(part, col_starts, axis=1)
+            sums[start // row_step : start // row_step + local.size] = part
+        if reduce != "max_abs":
+            sums /= np.outer(row_sizes, col_sizes)
+        z = sums.astype(np.float32)
+    return Grid(
+        z, row_starts + (row_sizes - 1) / 2, col_starts + (col_sizes - 1) / 2, row_step, col_step
+    )
+
+
+def toeplitz_block_means(values: np.ndarray, row_step: int | None = None, col_step=None) -> Grid:
+    """Block means of the symmetric Toeplitz matrix ``S[i, j] = values[|i - j|]``.
+
+    ``O(L + cells)`` work from two running sums over the offsets: the sum of a block
+    ``[r0, r1) x [c0, c1)`` is ``K(r1-1-c0) - K(r0-1-c0) - K(r1-1-c1) + K(r0-1-c1)``
+    with ``K`` the cumulative sum of the cumulative sum of ``values[|m|]``. The
+    ``L x L`` matrix is never formed.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    n = values.size
+    if row_step is None or col_step is None:
+        row_step, col_step = steps(n, n)
+    if row_step == 1 and col_step == 1:
+        index = np.arange(n)
+        return block_means(n, n, lambda a, b: values[np.abs(index[a:b, None] - index[None, :])])
+    # h[m + n] = values[|m|] for m = -n .. n - 1 (m = -n is a zero pad).
+    h = np.concatenate([[0.0], values[:0:-1], values])
+    k = np.concatenate([[0.0], np.cumsum(np.cumsum(h))])  # K(m) sits at index m + n + 1
+
+    def big_k(m):
+        return k[m + n + 1]
+
+    r = np.append(np.arange(0, n, row_step), n)
+    c = np.append(np.arange(0, n, col_step), n)
+    r0, r1 = r[:-1, None], r[1:, None]
+    c0, c1 = c[None, :-1], c[None, 1:]
+    sums = big_k(r1 - 1 - c0) - big_k(r0 - 1 - c0) - big_k(r1 - 1 - c1) + big_k(r0 - 1 - c1)
+    z = (sums / ((r1 - r0) * (c1 - c0))).astype(np.float32)
+    return Grid(z, (r[:-1] + r[1:] - 1) / 2, (c[:-1] + c[1:] - 1) / 2, row_step, col_step)
+
+
+def as_grid(data: np.ndarray | Grid) -> Grid:
+    """A ``Grid`` as is; a matrix reduced to block means."""
+    if isinstance(data, Grid):
+        return data
+    matrix = np.asarray(data)
+    return block_means(*matrix.shape, lambda a, b: matrix[a:b])
+
+
+def spans(centres: np.ndarray, step: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` of the entries behind each displayed cell of one axis."""
+    starts = step * np.arange(len(centres))
+    stops = starts + np.rint(2 * (np.asarray(centres) - starts)).astype(int) + 1
+    return list(zip(starts.tolist(), stops.tolist(), strict=True))
+
+
+def _range(values) -> str:
+    values = sorted(values)
+    if len(values) == 1:
+        return f"{values[0]}"
+    if values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}–{values[-1]}"
+    return f"{values[0]}, {values[1]}, …, {values[-1]}"
+
+
+def row_labels(
+    grid: Grid, words: dict, tokens: Sequence[str] | None = None, symbol=""
+) -> list[str]:
+    """One label per displayed row (unique: Plotly uses them as categories)."""
+    labels = []
+    for a, b in spans(grid.rows, grid.row_step):
+        if b - a == 1:
+            token = f": {tokens[a]}" if tokens is not None and a < len(tokens) else ""
+            labels.append(f"{words['position']} {symbol}{a}{token}")
+        else:
+            labels.append(f"{words['positions']} {symbol}{a}–{b - 1}")
+    return labels
+
+
+def pair_kind(d_model: int, layout: str) -> tuple[np.ndarray, np.ndarray]:
+    """Pair index ``i`` and ``True`` for sin, per column of the layout."""
+    j = np.arange(d_model)
+    if layout == "interleaved":
+        return j // 2, j % 2 == 0
+    half = d_model // 2
+    return j % half, j < half
+
+
+def column_labels(grid: Grid, words: dict, *, order=None, omega=None, layout="interleaved"):
+    """Per displayed column: dimension(s), and with ``omega`` pair i, sin/cos, ω, λ."""
+    n_cols = spans(grid.cols, grid.col_step)[-1][1]
+    order = np.arange(n_cols) if order is None else np.asarray(order)
+    if omega is not None:
+        pair, is_sin = pair_kind(n_cols, layout)
+    labels = []
+    for a, b in spans(grid.cols, grid.col_step):
+        dims = order[a:b].tolist()
+        if omega is None:
+            key = "dimension" if len(dims) == 1 else "dimensions"
+            labels.append(f"{words[key]} {_range(dims)}")
+            continue
+        kinds = sorted({"sin" if is_sin[j] else "cos" for j in dims}, reverse=True)
+        pairs = [int(pair[j]) for j in dims]
+        if len(dims) == 1:
+            w = float(omega[pairs[0]])
+            labels.append(
+                f"{words['dimension']} {dims[0]} · {kinds[0]} · {words['pair']} i = {pairs[0]}"
+                f"<br>ω = {w:.4g} · λ = {2 * np.pi / w:.4g}"
+            )
+        else:
+            labels.append(
+                f"{words['dimensions']} {_range(dims)} · {' + '.join(kinds)}"
+                f" · {words['pair']} i = {_range(set(pairs))}"
+            )
+    return labels
+
+
+def _nice(span: float, count: int) -> int:
+    """The smallest 1, 2 or 5 times a power of ten that cuts ``span`` into <= count parts."""
+    raw = max(1.0, span / count)
+    power = 10 ** int(np.floor(np.log10(raw)))
+    return int(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
+
+
+def _ticks(labels: list[str], starts: list[int], number=lambda k: k, halves: int = 0, count=10):
+    """Ticks at round entry indices (per half when ``halves``: the [sin | cos] case).
+
+    ``starts`` are the first entries of the displayed cells; a tick goes on the cell
+    holding the round index ``k`` and reads ``number(k)``.
+    """
+    total = int(starts[-1]) + 1
+    if halves:
+        step = _nice(halves, count // 2)
+        targets = np.concatenate([np.arange(0, halves, step), halves + np.arange(0, halves, step)])
+    else:
+        targets = np.arange(0, total, _nice(total, count))
+    picks = np.searchsorted(np.asarray(starts), targets, side="right") - 1
+    return dict(
+        tickmode="array",
+        tickvals=[labels[k] for k in picks],
+        ticktext=[str(number(int(k))) for k in targets],
+    )
+
+
+def _heatmap(grid: Grid, x: list[str], y: list[str], zmax: float, hover: str) -> go.Heatmap:
+    return go.Heatmap(
+        z=grid.z.astype(np.float32),
+        x=x,
+        y=y,
+        zmin=-zmax,
+        zmax=zmax,
+        zmid=0.0,
+        colorscale=COLORSCALE,
+        colorbar=dict(thickness=12),
+        hovertemplate=hover + "<extra></extra>",
+    )
+
+
+def _hover_value(grid: Grid, words: dict, name: str, reduce: str = "mean") -> str:
+    if grid.downsampled:
+        name = words[reduce].format(rows=grid.row_step, cols=grid.col_step)
+    return f"%{{y}}<br>%{{x}}<br>{name} = %{{z:.4f}}"
+
+
+def table_figure(
+    data: np.ndarray | Grid,
+    *,
+    words: dict = WORDS,
+    omega: np.ndarray | None = None,
+    layout: str = "interleaved",
+    order: np.ndarray | None = None,
+    tokens: Sequence[str] | None = None,
+    zmax: float = 1.0,
+    value_name: str | None = None,
+    reduce: str = "mean",
+    height: int = 460,
+) -> go.Figure:
+    """Positions down, dimensions across, on the diverging scale ``[-zmax, zmax]``.
+
+    ``reduce`` names how a downsampled ``Grid`` was made (``"mean"`` or ``"max_abs"``)
+    for the hover text.
+
+    ``order[k]`` is the table column drawn at place ``k`` (the display grouping);
+    ``omega`` (pair frequencies) adds pair, sin/cos, ω and λ to the hover text and
+    marks the sin | cos boundary of a grouped or split table.
+    """
+    grid = as_grid(data)
+    y = row_labels(grid, words, tokens)
+    x = column_labels(grid, words, order=order, omega=omega, layout=layout)
+    fig = go.Figure(
+        _heatmap(grid, x, y, zmax, _hover_value(grid, words, value_name or words["value"], reduce))
+    )
+    rows = [a for a, _ in spans(grid.rows, grid.row_step)]
+    cols = [a for a, _ in spans(grid.cols, grid.col_step)]
+    n_cols = spans(grid.cols, grid.col_step)[-1][1]
+    order = np.arange(n_cols) if order is None else np.asarray(order)
+    half = 0
+    if omega is not None and n_cols >= 4:
+        shown = pair_kind(n_cols, layout)[1][order]
+        if shown[: n_cols // 2].all() and not shown[n_cols // 2 :].any():  # [sin | cos]
+            half = n_cols // 2
+            edge = half / grid.col_step - 0.5
+            fig.add_vline(x=edge, line=dict(color="black", width=1.5, dash="dot"))
+            for text, where in (("sin", edge / 2), ("cos", (edge + len(x)) / 2)):
+                fig.add_annotation(
+                    x=where, y=1.0, yref="paper", yanchor="bottom", text=text, showarrow=False
+                )
+    if tokens is not None and grid.row_step == 1:
+        row_ticks = dict(tickmode="array", tickvals=y, ticktext=[f"{a} {tokens[a]}" for a in rows])
+    else:
+        row_ticks = _ticks(y, rows)
+    fig.update_yaxes(type="category", autorange="reversed", title=words["position"], **row_ticks)
+    fig.update_xaxes(
+        type="category",
+        title=words["dimension"],
+        **_ticks(x, cols, lambda k: order[k], halves=half),
+    )
+    return style(fig, height=height)
+
+
+def similarity_figure(
+    data: np.ndarray | Grid, *, words: dict = WORDS, reference: int | None = None, height=460
+) -> go.Figure:
+    """The ``L x L`` matrix of dot products ``PE_i . PE_j``, symmetric colour scale.
+
+    ``reference`` marks row i = reference (the row drawn by :func:`similarity_curve`).
+    """
+    grid = as_grid(data)
+    zmax = float(np.max(np.abs(grid.z))) or 1.0
+    y = row_labels(grid, words, symbol="i = ")
+    x = row_labels(
+        Grid(grid.z.T, grid.cols, grid.rows, grid.col_step, grid.row_step), words, symbol="j = "
+    )
+    fig = go.Figure(_heatmap(grid, x, y, zmax, _hover_value(grid, words, words["similarity"])))
+    starts = [a for a, _ in spans(grid.rows, grid.row_step)]
+    ticks = _ticks(y, starts)
+    fig.update_yaxes(type="category", autorange="reversed", title=f"{words['position']} i", **ticks)
+    starts = [a for a, _ in spans(grid.cols, grid.col_step)]
+    fig.update_xaxes(type="category", title=f"{words['position']} j", **_ticks(x, starts))
+    fig.update_layout(yaxis_scaleanchor="x")
+    if reference is not None:
+        fig.add_hline(y=reference // grid.row_step, line=dict(color="black", width=1, dash="dot"))
+    return style(fig, height=height)
+
+
+def similarity_curve(
+    values: np.ndarray,
+    reference: int,
+    *,
+    words: dict = WORDS,
+    max_points: int = MAX_POINTS,
+    height: int = 320,
+) -> tuple[go.Figure, int]:
+    """Row ``reference`` of the similarity matrix against ``j``; returns (figure, stride)."""
+    values = np.asarray(values, dtype=np.float64)
+    stride = -(-values.size // max_points)
+    j = np.union1d(np.arange(0, values.size, stride), [reference])
+    fig = go.Figure(
+        go.Scatter(
+            x=j,
+            y=values[j],
+            mode="lines",
+            line=dict(color="#b2182b", width=1.5),
+            hovertemplate=f"j = %{{x}}<br>{words['curve_axis']} = %{{y:.4f}}<extra></extra>",
+        )
+    )
+    fig.add_vline(x=reference, line=dict(color="grey", dash="dot"))
+    fig.add_hline(y=0, line=dict(color="grey", width=1))
+    fig.update_xaxes(title=words["offset_axis"])
+    fig.update_yaxes(title=words["curve_axis"])
+    return style(fig, height=height), stride
+
+
+def embedding_figure(
+    panels: Sequence[tuple[str, np.ndarray]],
+    *,
+    words: dict = WORDS,
+    zmax: float = 3.0,
+    height: int = 360,
+) -> go.Figure:
+    """Side-by-side heatmaps on ONE colour scale ``[-zmax, zmax]`` (values beyond saturate)."""
+    fig = make_subplots(
+        rows=1,
+        cols=len(panels),
+        subplot_titles=[title for title, _ in panels],
+        shared_yaxes=True,
+        horizontal_spacing=0.015,
+    )
+    hover = (
+        f"{words['position']} %{{y}}<br>{words['dimension']} %{{x}}"
+        f"<br>{words['value']} = %{{z:.3f}}<extra></extra>"
+    )
+    for k, (_, matrix) in enumerate(panels, start=1):
+        fig.add_trace(
+            go.Heatmap(
+                z=np.asarray(matrix, dtype=np.float32),
+                coloraxis="coloraxis",
+                hovertemplate=hover,
+            ),
+            row=1,
+            col=k,
+        )
+    fig.update_layout(coloraxis=dict(colorscale=COLORSCALE, cmin=-zmax, cmax=zmax, cmid=0.0))
+    fig.update_yaxes(autorange="reversed")
+    fig.update_yaxes(title=words["position"], row=1, col=1)
+    fig.update_xaxes(title=words["dimension"])
+    fig = style(fig, height=height)
+    fig.update_layout(margin=dict(t=60))
+    return fig

@@ -1,0 +1,216 @@
+"""Cached computations of the Heatmap page.
+
+Large matrices are never held whole: the grids are block means built from rows
+computed piece by piece (``ui.figures.heatmap.block_means``), and the similarity
+matrix comes from its offset vector (Toeplitz), not from ``PE @ PE.T``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import posenc
+from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_table, max_abs_differences
+from ui.figures.common import Grid
+from ui.figures.heatmap import block_means, pair_kind, toeplitz_block_means
+from ui.i18n import t
+from ui.specs.heatmap import MAX_TOKENS
+
+# Full matrices (numeric table, downloads) are offered up to this many entries.
+FULL_MAX = 1_000_000
+# The embedding panels show at most this corner of the (L, d) matrices.
+EMBED_ROWS, EMBED_COLS = 100, 128
+
+
+def tokens(sentence: str) -> tuple[list[str], int]:
+    """Whitespace tokens of ``sentence`` (at most ``MAX_TOKENS``) and how many it had."""
+    words = sentence.split()
+    return words[:MAX_TOKENS], len(words)
+
+
+def apply_preset(values: dict) -> None:
+    """Button callback: set the widgets' Session State before they are drawn."""
+    for key, value in values.items():
+        st.session_state[key] = value
+
+
+def column_order(d_model: int, layout: str, group: bool) -> np.ndarray:
+    """Display order of the columns: [all sin | all cos] when grouping an interleaved table."""
+    if group and layout == "interleaved":
+        return posenc.split_permutation(d_model)
+    return np.arange(d_model)
+
+
+def python_call(framework: str, length: int, d_model: int, base: float, layout: str) -> str:
+    """The posenc call that computes the table on screen."""
+    if framework == "paper":
+        return f"posenc.sinusoidal({length}, {d_model}, {base:g}, layout={layout!r})"
+    return (
+        f"posenc.framework_table({framework!r}, {length}, {d_model}, {base:g}, layout={layout!r})"
+    )
+
+
+def downsampled_notice(grid: Grid, n_rows: int, n_cols: int) -> None:
+    """Say on screen when a chart shows block means."""
+    if grid.downsampled:
+        rows, cols = grid.z.shape
+        st.caption(
+            t("common.downsampled", rows=rows, cols=cols, n_rows=n_rows, n_cols=n_cols,
+              row_step=grid.row_step, col_step=grid.col_step)
+        )  # fmt: skip
+
+
+# How each implementation writes omega_i (formulas: the same in both languages).
+OMEGA = {
+    "paper": "n^(−2i/d)",
+    "torch32": "n^(−2i/d), float32",
+    "tf": "n^(−i/(d/2))",
+    "tf_old": "n^(−2⌊j/2⌋/d)",
+    "t2t": "n^(−i/(d/2−1))",
+    "fairseq": "n^(−i/(d/2−1))",
+}
+
+
+def framework_frame(differences: dict) -> tuple[pd.DataFrame, dict]:
+    """The comparison table of the implementations and its column configuration."""
+    diff, what = t("heatmap.fw_col_diff"), t("heatmap.fw_col_what")
+    rows = [
+        {
+            t("heatmap.fw_col_code"): name,
+            t("heatmap.fw_col_name"): t(f"heatmap.fw_name_{name}"),
+            t("heatmap.fw_col_layout"): NATIVE_LAYOUT[name],
+            t("heatmap.fw_col_omega"): OMEGA[name],
+            diff: differences[name],
+            what: t(f"heatmap.fw_what_{name}")
+            + (f" ({t('heatmap.fw_na')})" if differences[name] is None else ""),
+        }
+        for name in FRAMEWORKS
+    ]
+    config = {
+        diff: st.column_config.NumberColumn(format="%.3e", help=t("heatmap.fw_col_diff_help")),
+        what: st.column_config.TextColumn(width="large"),
+    }
+    return pd.DataFrame(rows), config
+
+
+def _rows(framework: str, d_model: int, base: float, layout: str, order: np.ndarray):
+    """rows(a, b) of the table, columns in display order (float32 for the paper)."""
+    identity = np.array_equal(order, np.arange(d_model))
+
+    def rows(a: int, b: int) -> np.ndarray:
+        if framework == "paper":
+            block = posenc.sinusoidal(
+                b - a, d_model, base, layout=layout, offset=a, dtype=np.float32
+            )
+        else:
+            block = framework_table(framework, b - a, d_model, base, layout=layout, offset=a)
+        return block if identity else block[:, order]
+
+    return rows
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def table_grid(
+    framework: str, length: int, d_model: int, base: float, layout: str, group: bool
+) -> Grid:
+    """The framework's table in ``layout``, columns in display order, as block means."""
+    order = column_order(d_model, layout, group)
+    return block_means(length, d_model, _rows(framework, d_model, base, layout, order))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def table(framework: str, length: int, d_model: int, base: float, layout: str) -> np.ndarray:
+    """The whole float64 table (only called when ``length * d_model <= FULL_MAX``)."""
+    return framework_table(framework, length, d_model, base, layout=layout)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def difference_grid(
+    framework: str, length: int, d_model: int, base: float, layout: str, group: bool
+) -> tuple[Grid, float]:
+    """(framework - paper), same layout and order, and its largest |entry|.
+
+    Downsampled as the largest |entry| of each block: a mean would cancel the
+    oscillating differences and hide where they are.
+    """
+    order = column_order(d_model, layout, group)
+    worst = [0.0]
+
+    def rows(a: int, b: int) -> np.ndarray:
+        ours = framework_table(framework, b - a, d_model, base, layout=layout, offset=a)
+        diff = (ours - posenc.sinusoidal(b - a, d_model, base, layout=layout, offset=a))[:, order]
+        worst[0] = max(worst[0], float(np.max(np.abs(diff))))
+        return diff
+
+    grid = block_means(length, d_model, rows, reduce="max_abs")
+    return grid, worst[0]
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def framework_differences(length: int, d_model: int, base: float) -> dict[str, float | None]:
+    return max_abs_differences(length, d_model, base)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def offset_values(length: int, d_model: int, base: float) -> np.ndarray:
+    """``PE[i] . PE[j]`` for offsets ``|i - j| = 0 .. length - 1``: all of ``PE PE^T``."""
+    return posenc.dot_products(np.arange(length), d_model, base)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def similarity_grid(length: int, d_model: int, base: float) -> Grid:
+    """``PE PE^T`` as block means, from the offset vector (Toeplitz), never L x L."""
+    return toeplitz_block_means(offset_values(length, d_model, base))
+
+
+def gram_grid(matrix: np.ndarray) -> Grid:
+    """``M M^T`` of ANY (L, d) matrix (e.g. an uploaded learned embedding), as block means.
+
+    Rows of the product are formed in pieces, so memory stays at a few blocks; the time
+    is ``L^2 d`` multiply-adds (cap L before calling for very long matrices).
+    """
+    matrix = np.asarray(matrix, dtype=np.float64)
+    n = matrix.shape[0]
+    return block_means(n, n, lambda a, b: matrix[a:b] @ matrix.T)
+
+
+def similarity_row(length: int, d_model: int, base: float, reference: int) -> np.ndarray:
+    """Row ``reference`` of ``PE PE^T``: ``PE[reference] . PE[j]`` for every j."""
+    values = offset_values(length, d_model, base)
+    return values[np.abs(np.arange(length) - reference)]
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def embedding_panels(length: int, d_model: int, base: float, layout: str, seed: int) -> dict:
+    """The top-left corner of E, PE, E + PE, E + pos, E + pos/(L-1) (same shape each).
+
+    E is ``np.random.default_rng(seed).standard_normal((L, d))``; drawing only the first
+    rows gives exactly those rows of the full matrix (row-major fill).
+    """
+    rows, cols = min(length, EMBED_ROWS), min(d_model, EMBED_COLS)
+    emb = np.random.default_rng(seed).standard_normal((rows, d_model))[:, :cols]
+    pe = posenc.sinusoidal(rows, d_model, base, layout=layout)[:, :cols]
+    index = posenc.scheme_table("index", rows, cols)
+    normalised = posenc.scheme_table("normalised", rows, cols, total_length=length)
+    return {
+        "emb": emb,
+        "pe": pe,
+        "sum": emb + pe,
+        "index": emb + index,
+        "normalised": emb + normalised,
+    }
+
+
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def numeric_frame(matrix: np.ndarray, layout: str, row_names: list[str]) -> pd.DataFrame:
+    """The table as a DataFrame: rows named by position (and token), columns ``j: sin ωᵢ``."""
+    pair, is_sin = pair_kind(matrix.shape[1], layout)
+    columns = [
+        f"{j}: {'sin' if s else 'cos'} ω{str(i).translate(_SUB)}"
+        for j, (i, s) in enumerate(zip(pair, is_sin, strict=True))
+    ]
+    return pd.DataFrame(matrix, index=row_names, columns=columns)

@@ -1,0 +1,30 @@
+"""URL-bound controls of the Heatmap page and its one-click presets."""
+
+from __future__ import annotations
+
+from ui.params import BoolParam, ChoiceParam, IntParam, TextParam
+
+LAYOUT = ChoiceParam("hm_layout", ("interleaved", "split"), "interleaved")
+GROUP = BoolParam("hm_group", False)
+# Codes of posenc.frameworks.FRAMEWORKS, the paper first (the default).
+FRAMEWORK = ChoiceParam(
+    "hm_framework", ("paper", "torch32", "tf", "tf_old", "t2t", "fairseq"), "paper"
+)
+SENTENCE = TextParam("hm_sentence", "", max_chars=200)
+SEED = IntParam("hm_seed", 0, 999_999, 0)
+SIM_ROW = IntParam("hm_sim_row", 0, 8191, 0)
+
+SPECS = (LAYOUT, GROUP, FRAMEWORK, SENTENCE, SEED, SIM_ROW)
+
+# A sentence gives at most this many rows (whitespace tokens).
+MAX_TOKENS = 64
+# Numeric table shown when the matrix has at most this many rows and columns.
+TABLE_MAX = 32
+
+_PLAIN = {"hm_layout": "interleaved", "hm_group": False, "hm_framework": "paper"}
+# The figures of the source articles (seeds 000, 003, 004), as Session State values.
+PRESETS: dict[str, dict] = {
+    "seed000": {"seq_len": 50, "d_model": 128, "base": 10000.0, "hm_sentence": "", **_PLAIN},
+    "seed004": {"seq_len": 100, "d_model": 512, "base": 10000.0, "hm_sentence": "", **_PLAIN},
+    "robot": {"hm_sentence": "I am a robot", "d_model": 4, "base": 100.0, **_PLAIN},
+}
