@@ -1,0 +1,280 @@
+"""Figure builders and specs of the Wavelength explorer: content, seeds, 1 MB budget."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import decode
+
+import posenc
+from posenc import spectrum
+from ui.figures import wavelengths as figs
+from ui.figures.common import MAX_CHART_BYTES, chart_bytes
+from ui.specs import wavelengths as specs
+from ui.texts import text
+
+
+def tr(key: str, **values) -> str:
+    """The real English catalogue: a missing key fails here."""
+    return text("en", key, **values)
+
+
+def y_of(trace) -> np.ndarray:
+    return np.asarray(decode(trace.to_plotly_json()["y"]), dtype=np.float64)
+
+
+def lambda_figure(d_model=128, base=1e4, extra=(100.0, 5e5), context=50):
+    series = [(b, posenc.wavelengths(d_model, b)) for b in (base, *extra)]
+    classes = spectrum.classify_wavelengths(series[0][1], context)
+    masks = {
+        "full": ~classes.aliased & ~classes.beyond_context,
+        "beyond": classes.beyond_context,
+        "aliased": classes.aliased,
+    }
+    return figs.wavelength_figure(np.arange(d_model // 2), series, masks, context, tr)
+
+
+def clock(d_model=128, base=1e4, p0=0, step=1, dials=12):
+    pairs = figs.dial_pairs(d_model // 2, dials)
+    positions = p0 + step * np.arange(figs.MAX_FRAMES)
+    x, y, _ = spectrum.clock_hands(positions, pairs, d_model, base)
+    lam = posenc.wavelengths(d_model, base)[pairs]
+    return figs.clock_figure(pairs, lam, positions, x, y, tr), pairs, x, y
+
+
+# --- wavelengths ------------------------------------------------------------------
+
+
+def test_wavelength_figure_draws_lambda_and_omega_of_every_base_on_log_axes():
+    fig = lambda_figure()
+    names = [t.name for t in fig.data if t.name and t.name.startswith("n = ")]
+    assert names == ["n = 10000"] * 2 + ["n = 100"] * 2 + ["n = 500000"] * 2
+    assert fig.layout.yaxis.type == "log" and fig.layout.yaxis2.type == "log"
+    lam = y_of(fig.data[0])
+    np.testing.assert_array_equal(lam, posenc.wavelengths(128, 1e4))
+    np.testing.assert_allclose(y_of(fig.data[1]), posenc.frequencies(128, 1e4), rtol=1e-15)
+
+
+def test_context_classes_are_coloured_and_counted_in_the_legend():
+    fig = lambda_figure(context=50)
+    beyond = int((posenc.wavelengths(128, 1e4) > 50).sum())
+    labels = [t.name for t in fig.data if t.mode == "markers"]
+    assert labels == [
+        tr("wavelengths.class_full", count=64 - beyond),
+        tr("wavelengths.class_beyond", count=beyond),
+    ]
+
+
+def test_reference_lines_sit_at_the_context_and_nyquist_levels():
+    fig = lambda_figure(context=77)
+    levels = {
+        t.text[1]: y_of(t)[0] for t in fig.data if t.mode == "lines+text" and t.text is not None
+    }
+    assert levels[tr("wavelengths.line_context", context=77)] == 77
+    assert levels[tr("wavelengths.line_nyquist")] == 2
+    assert levels[tr("wavelengths.line_nyquist_omega")] == pytest.approx(np.pi)
+    assert levels[tr("wavelengths.line_context_omega", context=77)] == pytest.approx(2 * np.pi / 77)
+
+
+def test_wavelength_figure_at_d_model_4096_with_six_extra_bases_is_under_1_mb():
+    fig = lambda_figure(4096, 1e9, extra=(1.000001, 2.0, 100.0, 1e4, 5e5, 1e8), context=8192)
+    assert chart_bytes(fig) < MAX_CHART_BYTES
+
+
+def test_wavelength_figure_with_a_single_pair():
+    fig = lambda_figure(2, 1.0 + 1e-9, extra=(), context=1)
+    assert chart_bytes(fig) < MAX_CHART_BYTES
+
+
+# --- curves (seed 003) and vectors (seed 004) ---------------------------------------
+
+
+def test_seed_003_curves_are_dims_4_to_7_of_the_d20_table_over_100_positions():
+    positions = np.arange(100)
+    dims = [4, 5, 6, 7]
+    values = spectrum.pe_block(positions, dims, 20, 10000.0)
+    fig = figs.curves_figure(positions, values, dims, tr)
+    table = posenc.sinusoidal(100, 20, 10000.0)
+    assert [t.name for t in fig.data] == ["dim 4", "dim 5", "dim 6", "dim 7"]
+    for trace, dim in zip(fig.data, dims, strict=True):
+        np.testing.assert_allclose(y_of(trace), table[:, dim], atol=1e-7)
+
+
+def test_seed_004_panels_are_the_sines_of_pairs_0_to_99_at_k_0_4_8_12():
+    ks = [0, 4, 8, 12]
+    x = np.arange(100)
+    values = spectrum.pe_block(ks, 2 * x, 512, 10000.0)
+    fig = figs.vectors_figure(x, values, ks, tr("wavelengths.vec_x_pairs"), tr)
+    assert [a.text for a in fig.layout.annotations] == ["k = 0", "k = 4", "k = 8", "k = 12"]
+    for trace, k in zip(fig.data, ks, strict=True):
+        seed = np.sin(k / np.power(10000, 2 * x / 512))  # plotSinusoid of seed 004
+        np.testing.assert_allclose(y_of(trace), seed, atol=1e-7)
+
+
+def test_curves_at_the_line_budget_stay_under_1_mb():
+    stride = figs.line_stride(8192)
+    positions = np.arange(0, 8192, stride)
+    assert positions.size <= figs.MAX_LINE_POINTS
+    dims = list(range(4084, 4096))  # the most dims the spec allows
+    values = spectrum.pe_block(positions, dims, 4096, 1e9)
+    assert chart_bytes(figs.curves_figure(positions, values, dims, tr)) < MAX_CHART_BYTES
+
+
+def test_vectors_of_eight_full_rows_at_d_model_4096_stay_under_1_mb():
+    ks = [0, 1, 10, 100, 1000, 10**4, 10**5, 10**6]
+    x = np.arange(4096)
+    fig = figs.vectors_figure(x, spectrum.pe_block(ks, x, 4096, 1e4), ks, "j", tr)
+    assert len(fig.data) == 8 and chart_bytes(fig) < MAX_CHART_BYTES
+
+
+@pytest.mark.parametrize("n, expected", [(1, 1), (5000, 1), (5001, 2), (8192, 2), (15001, 4)])
+def test_line_stride_keeps_at_most_5000_points(n, expected):
+    assert figs.line_stride(n) == expected
+    assert -(-n // expected) <= figs.MAX_LINE_POINTS
+
+
+# --- clock -------------------------------------------------------------------------
+
+
+def test_clock_hands_point_at_the_encoding_pair_of_every_dial():
+    fig, pairs, _, _ = clock(d_model=20, p0=5)
+    hand = fig.data[-1]
+    tips_x = np.array(hand.x[1::3], dtype=float)
+    tips_y = np.array(hand.y[1::3], dtype=float)
+    centres_x = np.array(hand.x[0::3], dtype=float)
+    centres_y = np.array(hand.y[0::3], dtype=float)
+    row = posenc.sinusoidal(1, 20, 10000.0, offset=5)[0]
+    np.testing.assert_allclose((tips_x - centres_x) / 0.9, row[2 * pairs], atol=2e-4)
+    np.testing.assert_allclose((tips_y - centres_y) / 0.9, row[2 * pairs + 1], atol=2e-4)
+
+
+def test_clock_animation_has_one_frame_per_position_and_moves_only_the_hands():
+    fig, _, x, _ = clock(p0=10, step=3)
+    assert len(fig.frames) == figs.MAX_FRAMES
+    assert [f.name for f in fig.frames[:3]] == ["10", "13", "16"]
+    assert all(f.traces == (len(fig.data) - 1,) for f in fig.frames)
+    last = fig.frames[-1].data[0]
+    tip = (np.array(last.x[1::3], dtype=float) - np.array(last.x[0::3], dtype=float)) / 0.9
+    np.testing.assert_allclose(tip, x[-1], atol=2e-4)
+    steps = fig.layout.sliders[0].steps
+    assert len(steps) == figs.MAX_FRAMES and list(steps[1].args[0]) == ["13"]
+    play = fig.layout.updatemenus[0].buttons[0]
+    assert play.method == "animate" and play.args[1]["fromcurrent"] is True
+
+
+def test_clock_with_48_dials_at_d_model_4096_and_far_positions_is_under_1_mb():
+    fig, pairs, _, _ = clock(d_model=4096, base=1e9, p0=8192, step=1024, dials=48)
+    assert pairs.size == 48
+    assert chart_bytes(fig) < MAX_CHART_BYTES
+
+
+@pytest.mark.parametrize("n_pairs, n_dials", [(1, 12), (64, 12), (2048, 48), (5, 5), (3, 1)])
+def test_dial_pairs_spread_from_the_first_to_the_last_pair(n_pairs, n_dials):
+    pairs = figs.dial_pairs(n_pairs, n_dials)
+    assert pairs.size == min(n_pairs, n_dials)
+    assert np.all(np.diff(pairs) > 0)
+    assert pairs[0] == 0
+    if n_dials > 1:
+        assert pairs[-1] == n_pairs - 1
+
+
+# --- frequency forms and drift -------------------------------------------------------
+
+
+def test_forms_figure_shows_both_forms_in_both_dtypes():
+    truth = spectrum.frequencies_reference(64, 1e4)
+    errors = {
+        dtype: (
+            spectrum.ulps(spectrum.frequencies_power(64, 1e4, dtype=dtype), truth),
+            spectrum.ulps(spectrum.frequencies_logspace(64, 1e4, dtype=dtype), truth),
+        )
+        for dtype in ("float64", "float32")
+    }
+    fig = figs.forms_figure(np.arange(32), errors, tr)
+    assert len(fig.data) == 4
+    assert [a.text for a in fig.layout.annotations] == ["float64", "float32"]
+    np.testing.assert_array_equal(y_of(fig.data[1]), errors["float64"][1])
+
+
+def test_drift_figure_leaves_out_position_0_and_marks_the_context():
+    positions = figs.drift_positions(50)
+    assert {0, 49, 8191, 99999} <= set(positions.tolist())
+    drift = spectrum.float32_drift(positions, 512, 1e4)
+    fig = figs.drift_figure(positions, drift, 50, tr)
+    assert y_of(fig.data[0]).size == positions.size - 1
+    assert fig.layout.xaxis.type == "log"
+    marker = fig.data[-1]
+    assert marker.text[1] == "L − 1 = 49" and list(marker.x) == [49, 49]
+    assert chart_bytes(fig) < MAX_CHART_BYTES
+
+
+def test_drift_figure_without_a_context_line_when_l_is_1():
+    positions = figs.drift_positions(1)
+    fig = figs.drift_figure(positions, spectrum.float32_drift(positions, 4096, 1e9), 1, tr)
+    assert not any(t.mode == "lines+text" for t in fig.data)
+
+
+# --- specs -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec, raw, values",
+    [
+        (specs.DIMS, "4, 5, 6, 7", (4, 5, 6, 7)),
+        (specs.DIMS, "4,5，6 ,  7", (4, 5, 6, 7)),
+        (specs.DIMS, "7, 7, 3", (7, 3)),
+        (specs.POSITIONS, "1000000", (1_000_000,)),
+        (specs.BASES, "", ()),
+        (specs.BASES, "100, 1e4, 2.5, .5e1", (100.0, 1e4, 2.5, 5.0)),
+    ],
+)
+def test_number_lists_parse(spec, raw, values):
+    assert spec.values(raw) == values
+    assert spec.parse(raw) == raw  # the text itself goes into share links
+
+
+@pytest.mark.parametrize(
+    "spec, raw, fragment",
+    [
+        (specs.DIMS, "", "at least one"),
+        (specs.DIMS, "4, x", "'x' is not a whole number"),
+        (specs.DIMS, "4,,5", "'(empty)'"),
+        (specs.DIMS, "-1", "not a whole number"),
+        (specs.DIMS, "4.0", "not a whole number"),
+        (specs.DIMS, "4096", "outside"),
+        (specs.DIMS, ",".join(str(i) for i in range(13)), "at most 12"),
+        (specs.POSITIONS, "1000001", "outside"),
+        (specs.BASES, "1", "outside (1, 1e+09]"),
+        (specs.BASES, "nan", "not a number"),
+        (specs.BASES, "inf", "not a number"),
+        (specs.BASES, "1e400", "outside"),
+        (specs.BASES, "1_000", "not a number"),
+        (specs.BASES, "2,3,4,5,6,7,8", "at most 6"),
+        (specs.BASES, "9" * 200, "longer than"),
+    ],
+)
+def test_bad_number_lists_name_the_key_and_the_problem(spec, raw, fragment):
+    with pytest.raises(ValueError, match=spec.key) as error:
+        spec.parse(raw)
+    assert fragment in str(error.value)
+
+
+@pytest.mark.parametrize("spec", [specs.BASES, specs.DIMS, specs.POSITIONS])
+@pytest.mark.parametrize("which", ["min", "max"])
+def test_the_extremes_of_a_number_list_are_valid(spec, which):
+    raw = spec.extreme(which)
+    values = spec.values(raw)
+    assert len(values) <= spec.max_count
+    if which == "max" and values:
+        assert max(values) == spec.maximum
+
+
+def test_specs_are_page_prefixed_and_presets_set_only_known_keys():
+    keys = {s.key for s in specs.SPECS}
+    assert all(key.startswith("wl_") for key in keys)
+    for preset in specs.PRESETS.values():
+        assert set(preset) <= keys | {"d_model", "seq_len", "base"}
+        for key, value in preset.items():
+            spec = next((s for s in specs.SPECS if s.key == key), None)
+            if spec is not None:
+                spec.parse(str(value))

@@ -1,0 +1,306 @@
+"""The Wavelength explorer page in AppTest: every control, both presets, URL, budgets."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+from conftest import APP, decode, figures
+from pages_under_test import extreme
+from streamlit.testing.v1 import AppTest
+
+import posenc
+from posenc import spectrum
+from ui.figures import wavelengths as figs
+from ui.figures.common import MAX_CHART_BYTES
+from ui.params import SHARED
+from ui.specs import wavelengths as specs
+
+PAGE = "pages/2_Wavelengths.py"
+LAMBDA, CURVES, VECTORS, CLOCK, FORMS, DRIFT = range(6)
+
+
+def open_page(query: dict | None = None, timeout: float = 120) -> AppTest:
+    """Run the page inside the app (its menu links are relative to app.py)."""
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def rerun(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def chart(at: AppTest, index: int) -> dict:
+    return figures(at)[index]
+
+
+def base_names(at: AppTest) -> list[str]:
+    traces = chart(at, LAMBDA)["data"]
+    return [t["name"] for t in traces if t.get("showlegend") is not False and "n = " in t["name"]]
+
+
+def notices(at: AppTest) -> str:
+    return "\n".join(w.value for w in at.warning)
+
+
+def test_page_runs_at_defaults_with_six_charts_and_no_notice():
+    at = open_page()
+    assert len(at.get("plotly_chart")) == 6
+    assert not at.warning
+    assert at.title[0].value == "Wavelengths and frequencies"
+    assert len(at.latex) >= 7
+    assert len(at.get("download_button")) == 3 * 5 + 1  # five figures with data, the clock
+
+
+def test_every_control_has_a_help_text():
+    at = open_page()
+    widgets = [*at.text_input, *at.slider, *at.radio, *at.button, *at.number_input]
+    assert widgets and all(w.help for w in widgets), [w.key for w in widgets if not w.help]
+
+
+def test_metrics_count_the_pairs_longer_than_the_context():
+    at = open_page({"d_model": "20", "seq_len": "100"})
+    lam = posenc.wavelengths(20, 10000.0)
+    values = [m.value for m in at.metric]
+    assert values[:3] == ["10", str(int((lam > 100).sum())), "0"]
+
+
+def test_extra_bases_text_adds_one_series_per_base():
+    at = open_page()
+    assert base_names(at) == ["n = 10000", "n = 100", "n = 500000"]
+    at.text_input(key="wl_bases").input("2, 1e6, 10000")
+    rerun(at)
+    assert base_names(at) == ["n = 10000", "n = 2", "n = 1e+06"]  # the shared base once
+    assert len(at.dataframe[0].value) == 3
+
+
+def test_empty_extra_bases_draw_only_the_shared_base():
+    at = open_page({"wl_bases": ""})
+    assert base_names(at) == ["n = 10000"]
+    assert not at.warning
+
+
+def test_bad_bases_text_gives_a_notice_and_falls_back_to_the_default():
+    at = open_page()
+    at.text_input(key="wl_bases").input("100, one")
+    rerun(at)
+    assert "wl_bases" in notices(at) and "'one'" in notices(at)
+    assert at.text_input(key="wl_bases").value == specs.BASES.default
+
+
+def test_dims_text_chooses_the_curves():
+    at = open_page({"seq_len": "30"})
+    at.text_input(key="wl_dims").input("0, 9")
+    rerun(at)
+    traces = chart(at, CURVES)["data"]
+    assert [t["name"] for t in traces] == ["dim 0", "dim 9"]
+    table = posenc.sinusoidal(30, 128, 10000.0)
+    np.testing.assert_allclose(decode(traces[1]["y"]), table[:, 9], atol=1e-7)
+
+
+def test_dims_beyond_d_model_are_dropped_with_a_notice():
+    at = open_page({"d_model": "8", "wl_dims": "1, 9, 12"})
+    assert "9, 12" in notices(at)
+    assert [t["name"] for t in chart(at, CURVES)["data"]] == ["dim 1"]
+
+
+def test_no_existing_dim_falls_back_to_the_first_pair():
+    at = open_page({"d_model": "2"})  # default dims 4..7 do not exist
+    assert "0 and 1" in notices(at)
+    assert [t["name"] for t in chart(at, CURVES)["data"]] == ["dim 0", "dim 1"]
+
+
+def test_long_contexts_are_subsampled_and_say_so():
+    at = open_page({"seq_len": "8192"})
+    x = decode(chart(at, CURVES)["data"][0]["x"])
+    assert len(x) <= figs.MAX_LINE_POINTS and x[1] - x[0] == 2
+    assert any("One position in 2" in c.value for c in at.caption)
+
+
+def test_positions_text_chooses_the_vector_panels():
+    at = open_page()
+    at.text_input(key="wl_positions").input("3, 30")
+    rerun(at)
+    titles = [a["text"] for a in chart(at, VECTORS)["layout"]["annotations"]]
+    assert titles == ["k = 3", "k = 30"]
+
+
+def test_vector_mode_row_draws_sines_and_cosines_of_the_row():
+    at = open_page({"d_model": "16"})
+    at.radio(key="wl_vec_mode").set_value("row")
+    rerun(at)
+    trace = chart(at, VECTORS)["data"][1]  # k = 4
+    expected = posenc.sinusoidal(1, 16, 10000.0, offset=4)[0]
+    np.testing.assert_allclose(decode(trace["y"]), expected, atol=1e-7)
+
+
+def test_vector_count_slider_sets_the_pairs_shown():
+    at = open_page({"d_model": "512"})
+    at.slider(key="wl_vec_count").set_value(37)
+    rerun(at)
+    assert len(decode(chart(at, VECTORS)["data"][0]["y"])) == 37
+
+
+def test_clock_position_and_step_sliders_set_the_frames():
+    at = open_page()
+    at.slider(key="wl_clock_p").set_value(40)
+    at.slider(key="wl_clock_step").set_value(5)
+    rerun(at)
+    frames = chart(at, CLOCK)["frames"]
+    assert [f["name"] for f in frames[:3]] == ["40", "45", "50"]
+    assert len(frames) == figs.MAX_FRAMES
+
+
+def test_dials_slider_sets_the_number_of_dials():
+    at = open_page()
+    at.slider(key="wl_dials").set_value(5)
+    rerun(at)
+    hand = chart(at, CLOCK)["data"][-1]
+    assert len(hand["x"]) == 3 * 5
+    assert any("Showing 5 of 64 pairs" in c.value for c in at.caption)
+
+
+def test_seed_003_preset_reproduces_dims_4_to_7_over_100_positions_at_d_20():
+    at = open_page()
+    at.button(key="wl_preset_003").click()
+    rerun(at)
+    assert at.slider(key="d_model").value == 20
+    assert at.slider(key="seq_len").value == 100
+    traces = chart(at, CURVES)["data"]
+    assert [t["name"] for t in traces] == ["dim 4", "dim 5", "dim 6", "dim 7"]
+    table = posenc.sinusoidal(100, 20, 10000.0)
+    for trace, dim in zip(traces, range(4, 8), strict=True):
+        np.testing.assert_allclose(decode(trace["y"]), table[:, dim], atol=1e-7)
+
+
+def test_seed_004_preset_reproduces_the_four_sine_panels_at_d_512():
+    at = open_page({"wl_positions": "1", "wl_vec_mode": "row"})
+    at.button(key="wl_preset_004").click()
+    rerun(at)
+    assert at.slider(key="d_model").value == 512
+    fig = chart(at, VECTORS)
+    assert [a["text"] for a in fig["layout"]["annotations"]] == [
+        "k = 0",
+        "k = 4",
+        "k = 8",
+        "k = 12",
+    ]
+    x = np.arange(100)
+    for trace, k in zip(fig["data"], (0, 4, 8, 12), strict=True):
+        seed = np.sin(k / np.power(10000, 2 * x / 512))  # seed 004's plotSinusoid
+        np.testing.assert_allclose(decode(trace["y"]), seed, atol=1e-7)
+
+
+def test_url_reproduces_the_view():
+    query = {
+        "d_model": "64",
+        "wl_bases": "3",
+        "wl_dims": "2,3",
+        "wl_positions": "5",
+        "wl_vec_mode": "row",
+        "wl_vec_count": "7",
+        "wl_clock_p": "11",
+        "wl_clock_step": "2",
+        "wl_dials": "4",
+    }
+    at = open_page(query)
+    assert not at.warning
+    assert at.text_input(key="wl_dims").value == "2,3"
+    assert at.radio(key="wl_vec_mode").value == "row"
+    assert at.slider(key="wl_dials").value == 4
+    assert base_names(at) == ["n = 10000", "n = 3"]
+    assert chart(at, CLOCK)["frames"][1]["name"] == "13"
+
+
+@pytest.mark.parametrize("key", ["wl_bases", "wl_dims", "wl_positions", "wl_vec_mode"])
+def test_bad_url_values_give_a_notice_naming_the_setting(key):
+    at = open_page({key: "x"})
+    assert key in notices(at)
+    assert len(at.get("plotly_chart")) == 6
+
+
+def test_chinese_texts_with_lang_zh():
+    at = open_page({"lang": "zh"})
+    assert at.title[0].value == "波长与频率"
+    assert at.button(key="wl_preset_003").label.startswith("原文 003")
+
+
+def test_drift_metrics_are_the_torch_style_float32_errors():
+    at = open_page({"d_model": "512", "seq_len": "1000"})
+    drift = spectrum.float32_drift([999, 8191, 99999], 512, 10000.0)
+    shown = [m.value for m in at.metric][3:]
+    assert shown == [f"{v:.3g}" for v in drift.torch_f32]
+
+
+def test_forms_table_shows_the_measured_differences():
+    at = open_page({"d_model": "512"})
+    table = at.dataframe[1].value
+    c64 = spectrum.compare_forms(512, 10000.0)
+    c32 = spectrum.compare_forms(512, 10000.0, dtype="float32")
+    assert table.iloc[0].tolist() == [
+        f"{c64.max_abs:.3g}",
+        f"{c64.max_rel:.3g}",
+        f"{c64.power_ulps:.3g}",
+        f"{c64.log_ulps:.3g}",
+    ]
+    assert table.iloc[1, 3] == f"{c32.log_ulps:.3g}"
+    assert any("less accurate" in c.value for c in at.caption)
+
+
+def test_largest_settings_keep_every_chart_under_1_mb_and_memory_under_512_mb():
+    query = {
+        "seq_len": "8192",
+        "d_model": "4096",
+        "base": "1e9",
+        "wl_bases": "1.000001, 2, 100, 1e4, 5e5, 1e8",
+        "wl_dims": ", ".join(str(j) for j in range(4084, 4096)),
+        "wl_positions": "1000000, 999999, 999998, 999997, 999996, 999995, 999994, 999993",
+        "wl_vec_mode": "row",
+        "wl_vec_count": "2048",
+        "wl_clock_p": "8192",
+        "wl_clock_step": "1024",
+        "wl_dials": "48",
+    }
+    tracemalloc.start()
+    try:
+        at = open_page(query, timeout=240)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert not at.warning, notices(at)
+    sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
+    assert len(sizes) == 6 and max(sizes) < MAX_CHART_BYTES, sizes
+    assert peak < 512 * 2**20
+
+
+def _extreme(spec, which: str) -> str:
+    if isinstance(spec, specs.NumberListParam):
+        return spec.extreme(which)
+    return extreme(spec, which)
+
+
+@pytest.mark.parametrize("which", ["min", "max"])
+def test_every_setting_at_its_extreme_runs_without_a_notice(which):
+    query = {s.key: _extreme(s, which) for s in (*SHARED, *specs.SPECS)}
+    at = open_page(query, timeout=240)
+    assert not at.warning, notices(at)
+    sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
+    assert len(sizes) == 6 and max(sizes) < MAX_CHART_BYTES, sizes
+
+
+def test_every_slider_and_number_input_at_both_ends():
+    at = open_page()
+    for kind in ("slider", "number_input"):
+        for index in range(len(at.get(kind))):
+            widget = at.get(kind)[index]
+            for value in (widget.min, widget.max, widget.value):
+                at.get(kind)[index].set_value(value)
+                rerun(at)
+                assert len(at.get("plotly_chart")) == 6, (widget.key, value)

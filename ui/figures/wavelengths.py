@@ -1,0 +1,440 @@
+"""Figure builders of the Wavelength explorer: arrays in, ``go.Figure`` out.
+
+Texts come in through ``tr(key, **values)`` (the page passes ``ui.i18n.t``), so the
+builders stay free of Streamlit and are tested with any callable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from ui.figures.common import style
+
+Tr = Callable[..., str]
+MAX_LINE_POINTS = 5000  # per line; more are subsampled (CONTRIBUTING)
+MAX_FRAMES = 100  # clock animation frames: bounds the payload
+PALETTE = ("#b2182b", "#2166ac", "#1b7837", "#762a83", "#e08214", "#4d4d4d", "#01665e")
+CLASS_COLOURS = {"full": "#2166ac", "beyond": "#e08214", "aliased": "#b2182b"}
+_DIAL_GAP = 2.7
+_DIAL_COLUMNS = 6
+
+
+def line_stride(n: int, max_points: int = MAX_LINE_POINTS) -> int:
+    """Every how many points a line of ``n`` points is drawn so that <= ``max_points`` remain."""
+    return max(1, -(-n // max_points))
+
+
+def dial_pairs(n_pairs: int, n_dials: int) -> np.ndarray:
+    """Pairs shown as dials: all of them, or ``n_dials`` spread evenly from first to last."""
+    if n_pairs <= n_dials:
+        return np.arange(n_pairs)
+    return np.unique(np.round(np.linspace(0, n_pairs - 1, n_dials)).astype(int))
+
+
+def _level(x: list, y: list, text: str, colour: str, position: str) -> go.Scatter:
+    """A dotted reference line labelled at its second end (log-axis safe)."""
+    return go.Scatter(
+        x=x,
+        y=y,
+        mode="lines+text",
+        text=["", text],
+        textposition=position,
+        textfont=dict(size=11, color=colour),
+        line=dict(color=colour, dash="dot", width=1),
+        showlegend=False,
+        hoverinfo="skip",
+    )
+
+
+def wavelength_figure(
+    pairs: np.ndarray,
+    series: Sequence[tuple[float, np.ndarray]],
+    classes: dict[str, np.ndarray],
+    context: int,
+    tr: Tr,
+    *,
+    height: int = 440,
+) -> go.Figure:
+    """``lambda_i`` (left) and ``omega_i`` (right) against pair i on log axes.
+
+    ``series``: ``(base, wavelengths)`` with the shared base first; its points are
+    coloured by ``classes`` (boolean masks ``full``, ``beyond``, ``aliased``).
+    """
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        subplot_titles=(tr("wavelengths.fig_lambda"), tr("wavelengths.fig_omega")),
+        horizontal_spacing=0.1,
+    )
+    markers = pairs.size <= 256
+    for k, (base, lam) in enumerate(series):
+        colour = PALETTE[k % len(PALETTE)]
+        name = tr("wavelengths.series_base", base=f"{base:g}")
+        for col, y in ((1, lam), (2, 2 * np.pi / lam)):
+            fig.add_trace(
+                go.Scatter(
+                    x=pairs,
+                    y=y,
+                    mode="lines",
+                    line=dict(
+                        color=colour, width=2.5 if k == 0 else 1.5, dash=None if k == 0 else "dash"
+                    ),
+                    name=name,
+                    legendgroup=name,
+                    showlegend=col == 1,
+                    hovertemplate=f"{name}<br>i=%{{x}}<br>%{{y:.6g}}<extra></extra>",
+                ),
+                row=1,
+                col=col,
+            )
+    lam = series[0][1]
+    for key, mask in classes.items():
+        if not mask.any():
+            continue
+        label = tr(f"wavelengths.class_{key}", count=int(mask.sum()))
+        fig.add_trace(
+            go.Scatter(
+                x=pairs[mask],
+                y=lam[mask],
+                mode="markers",
+                marker=dict(color=CLASS_COLOURS[key], size=6 if markers else 3),
+                name=label,
+                hovertemplate=f"{label}<br>i=%{{x}}<br>λ=%{{y:.6g}}<extra></extra>",
+            ),
+            row=1,
+            col=1,
+        )
+    # Reference levels: the context L and the Nyquist limit, in both panels.
+    levels = (
+        (1, context, tr("wavelengths.line_context", context=context), "#e08214"),
+        (1, 2.0, tr("wavelengths.line_nyquist"), "#b2182b"),
+        (2, 2 * np.pi / context, tr("wavelengths.line_context_omega", context=context), "#e08214"),
+        (2, np.pi, tr("wavelengths.line_nyquist_omega"), "#b2182b"),
+    )
+    # Drawn as traces, not add_hline: annotations on a log axis take log10 coordinates.
+    x_ends = [0, max(int(pairs[-1]), 1)] if pairs.size else [0, 1]
+    for col, value, text, colour in levels:
+        fig.add_trace(
+            _level(x_ends, [value, value], text, colour, "top left"),
+            row=1,
+            col=col,
+        )
+    fig.update_yaxes(type="log", exponentformat="power", row=1, col=1, title="λᵢ")
+    fig.update_yaxes(type="log", exponentformat="power", row=1, col=2, title="ωᵢ")
+    fig.update_xaxes(title=tr("wavelengths.pair_axis"))
+    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
+    return style(fig, height=height)
+
+
+def curves_figure(
+    positions: np.ndarray, values: np.ndarray, dims: Sequence[int], tr: Tr, *, height: int = 380
+) -> go.Figure:
+    """Columns ``PE[:, j]`` over positions, one line per chosen dimension j (seed 003)."""
+    fig = go.Figure()
+    for k, dim in enumerate(dims):
+        fig.add_trace(
+            go.Scatter(
+                x=positions,
+                y=values[:, k].astype(np.float32),  # display only: half the payload
+                mode="lines",
+                name=tr("wavelengths.series_dim", dim=dim),
+                line=dict(color=PALETTE[k % len(PALETTE)] if len(dims) <= len(PALETTE) else None),
+                hovertemplate=f"dim {dim}<br>p=%{{x}}<br>%{{y:.6f}}<extra></extra>",
+            )
+        )
+    fig.update_xaxes(title=tr("common.position"))
+    fig.update_yaxes(title=tr("common.value"), range=[-1.08, 1.08])
+    return style(fig, height=height)
+
+
+def vectors_figure(
+    x: np.ndarray,
+    values: np.ndarray,
+    positions: Sequence[int],
+    x_title: str,
+    tr: Tr,
+    *,
+    height: int = 320,
+) -> go.Figure:
+    """One panel per position k: its values across ``x`` (seed 004's four panels)."""
+    n = len(positions)
+    cols = min(n, 4)
+    rows = -(-n // cols)
+    fig = make_subplots(
+        rows=rows,
+        cols=cols,
+        subplot_titles=[f"k = {k}" for k in positions],
+        shared_yaxes=True,
+        horizontal_spacing=0.03,
+        vertical_spacing=0.18 if rows > 1 else 0.1,
+    )
+    for index, k in enumerate(positions):
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=values[index].astype(np.float32),  # display only: half the payload
+                mode="lines",
+                line=dict(color=PALETTE[1], width=1.5),
+                showlegend=False,
+                hovertemplate=f"k={k}<br>{x_title}=%{{x}}<br>%{{y:.6f}}<extra></extra>",
+            ),
+            row=index // cols + 1,
+            col=index % cols + 1,
+        )
+    fig.update_yaxes(range=[-1.08, 1.08])
+    fig.update_xaxes(title=x_title, row=rows)
+    return style(fig, height=height * rows)
+
+
+def _dial_centres(n: int) -> tuple[np.ndarray, np.ndarray]:
+    index = np.arange(n)
+    return _DIAL_GAP * (index % _DIAL_COLUMNS), -_DIAL_GAP * (index // _DIAL_COLUMNS)
+
+
+def _hands(cx: np.ndarray, cy: np.ndarray, x: np.ndarray, y: np.ndarray) -> dict:
+    """One trace for all hands: centre -> tip segments separated by gaps (JSON null)."""
+    hx: list = []
+    hy: list = []
+    for x0, y0, tx, ty in zip(cx, cy, x, y, strict=True):
+        hx += [round(float(x0), 4), round(float(x0 + 0.9 * tx), 4), None]
+        hy += [round(float(y0), 4), round(float(y0 + 0.9 * ty), 4), None]
+    return dict(x=hx, y=hy)
+
+
+def clock_figure(
+    pairs: np.ndarray,
+    wavelengths: np.ndarray,
+    frame_positions: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    tr: Tr,
+    *,
+    frame_ms: int = 150,
+    row_height: int = 175,
+) -> go.Figure:
+    """Each (sin, cos) pair as a hand on its own dial, animated over ``frame_positions``.
+
+    ``x, y``: hand tips of shape (frames, dials) from ``posenc.spectrum.clock_hands``;
+    frame 0 is the static view. A hand at (sin, cos) starts at 12 o'clock and turns
+    clockwise, like a volume knob turned right.
+    """
+    n = pairs.size
+    cx, cy = _dial_centres(n)
+    ring = np.linspace(0, 2 * np.pi, 49)
+    rx: list = []
+    ry: list = []
+    for x0, y0 in zip(cx, cy, strict=True):
+        rx += [*np.round(x0 + np.cos(ring), 3).tolist(), None]
+        ry += [*np.round(y0 + np.sin(ring), 3).tolist(), None]
+    labels = [
+        tr("wavelengths.dial_label", pair=int(i), wavelength=f"{lam:.4g}")
+        for i, lam in zip(pairs, wavelengths, strict=True)
+    ]
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(x=rx, y=ry, mode="lines", line=dict(color="#c8ccd4", width=1), hoverinfo="skip")
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=cx,
+            y=cy + 1.0,
+            mode="markers",
+            marker=dict(symbol="line-ew", size=7, line=dict(width=2, color="#8a909c")),
+            hoverinfo="skip",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=cx,
+            y=cy - 1.35,
+            mode="text",
+            text=labels,
+            textfont=dict(size=11),
+            hoverinfo="skip",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(**_hands(cx, cy, x[0], y[0]), mode="lines", line=dict(color="#b2182b", width=3))
+    )
+    hand = len(fig.data) - 1
+    frames = []
+    steps = []
+    for f, p in enumerate(frame_positions):
+        name = f"{p:g}"
+        frames.append(
+            go.Frame(name=name, data=[go.Scatter(**_hands(cx, cy, x[f], y[f]))], traces=[hand])
+        )
+        steps.append(
+            dict(
+                label=name,
+                method="animate",
+                args=[
+                    [name],
+                    dict(
+                        mode="immediate",
+                        frame=dict(duration=0, redraw=False),
+                        transition=dict(duration=0),
+                    ),
+                ],
+            )
+        )
+    fig.frames = frames
+    rows = -(-n // _DIAL_COLUMNS)
+    fig.update_layout(
+        showlegend=False,
+        updatemenus=[
+            dict(
+                type="buttons",
+                direction="left",
+                x=0,
+                y=-0.02,
+                xanchor="left",
+                yanchor="top",
+                showactive=False,
+                buttons=[
+                    dict(
+                        label="▶ " + tr("wavelengths.play"),
+                        method="animate",
+                        args=[
+                            None,
+                            dict(
+                                frame=dict(duration=frame_ms, redraw=False),
+                                transition=dict(duration=0),
+                                fromcurrent=True,
+                                mode="immediate",
+                            ),
+                        ],
+                    ),
+                    dict(
+                        label="❚❚ " + tr("wavelengths.pause"),
+                        method="animate",
+                        args=[
+                            [None],
+                            dict(
+                                frame=dict(duration=0, redraw=False),
+                                mode="immediate",
+                                transition=dict(duration=0),
+                            ),
+                        ],
+                    ),
+                ],
+            )
+        ],
+        sliders=[
+            dict(
+                active=0,
+                x=0.2,
+                len=0.8,
+                y=-0.02,
+                yanchor="top",
+                currentvalue=dict(prefix="p = ", font=dict(size=13)),
+                steps=steps,
+                transition=dict(duration=0),
+            )
+        ],
+    )
+    width_units = _DIAL_GAP * (min(n, _DIAL_COLUMNS) - 1) + 2.4
+    fig.update_xaxes(visible=False, range=[-1.2, -1.2 + width_units])
+    fig.update_yaxes(
+        visible=False, scaleanchor="x", scaleratio=1, range=[-_DIAL_GAP * (rows - 1) - 1.7, 1.25]
+    )
+    style(fig, height=130 + row_height * rows)
+    fig.update_layout(margin=dict(l=10, r=10, t=10, b=110))
+    return fig
+
+
+def forms_figure(
+    pairs: np.ndarray,
+    errors: dict[str, tuple[np.ndarray, np.ndarray]],
+    tr: Tr,
+    *,
+    height: int = 340,
+) -> go.Figure:
+    """Error of the power and the log-space form against the exact value, in ulps, per pair.
+
+    ``errors``: dtype name -> (power-form ulps, log-form ulps), one panel per dtype.
+    """
+    names = list(errors)
+    fig = make_subplots(rows=1, cols=len(names), subplot_titles=names, horizontal_spacing=0.08)
+    for col, dtype in enumerate(names, start=1):
+        for k, (form, values) in enumerate(zip(("power", "log"), errors[dtype], strict=True)):
+            label = tr(f"wavelengths.form_{form}")
+            fig.add_trace(
+                go.Scatter(
+                    x=pairs,
+                    y=values,
+                    mode="markers" if pairs.size <= 512 else "lines",
+                    marker=dict(size=4, color=PALETTE[k]),
+                    line=dict(color=PALETTE[k], width=1),
+                    name=label,
+                    legendgroup=form,
+                    showlegend=col == 1,
+                    hovertemplate=f"{label}<br>i=%{{x}}<br>%{{y:.3g}} ulp<extra>{dtype}</extra>",
+                ),
+                row=1,
+                col=col,
+            )
+    fig.update_xaxes(title=tr("wavelengths.pair_axis"))
+    fig.update_yaxes(title=tr("wavelengths.ulp_axis"), col=1)
+    fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
+    return style(fig, height=height)
+
+
+def drift_figure(
+    positions: np.ndarray, drift, context: int, tr: Tr, *, height: int = 380
+) -> go.Figure:
+    """Largest error of a float32 row against the exact one, over positions (log-log).
+
+    ``drift``: ``posenc.spectrum.Drift``. Position 0 is exact and left out of the log axis.
+    """
+    keep = positions > 0
+    p = positions[keep]
+    fig = go.Figure()
+    for k, field in enumerate(("torch_f32", "div_term_only", "rounded_f32")):
+        label = tr(f"wavelengths.drift_{field}")
+        fig.add_trace(
+            go.Scatter(
+                x=p,
+                y=np.maximum(getattr(drift, field)[keep], 1e-12),
+                mode="lines",
+                line=dict(color=PALETTE[k], width=2 if k == 0 else 1.5),
+                name=label,
+                hovertemplate=f"{label}<br>p=%{{x}}<br>%{{y:.3g}}<extra></extra>",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=p,
+            y=p * 2.0**-24,
+            mode="lines",
+            line=dict(color="#8a909c", dash="dot", width=1),
+            name=tr("wavelengths.drift_bound"),
+            hoverinfo="skip",
+        )
+    )
+    if context > 1:
+        top = float(np.max(drift.torch_f32[keep], initial=1e-7))
+        fig.add_trace(
+            _level(
+                [context - 1, context - 1],
+                [2.0**-26, top],
+                f"L − 1 = {context - 1}",
+                "#e08214",
+                "top right",
+            )
+        )
+    fig.update_xaxes(type="log", exponentformat="power", title=tr("common.position"))
+    fig.update_yaxes(type="log", exponentformat="power", title=tr("wavelengths.drift_axis"))
+    fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
+    return style(fig, height=height)
+
+
+def drift_positions(context: int, largest: int = 2**17, count: int = 160) -> np.ndarray:
+    """Log-spaced integer positions 0 .. ``largest`` plus the context's last position."""
+    grid = np.unique(np.round(np.geomspace(1, largest, count)).astype(np.int64))
+    extra = np.array([0, context - 1, 8191, 99999], dtype=np.int64)
+    return np.unique(np.concatenate([grid, extra]))

@@ -1,0 +1,117 @@
+"""URL-bound controls of the Wavelength explorer, its two seed presets, strict list parsing."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from ui.params import BASE, ChoiceParam, IntParam, TextParam
+
+_SEPARATORS = re.compile(r"[,，]")
+_INT = re.compile(r"[0-9]+")
+_FLOAT = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+@dataclass(frozen=True)
+class NumberListParam(TextParam):
+    """Comma-separated numbers (``4, 5, 6, 7``) in a text box, parsed strictly.
+
+    ``parse`` checks the text and returns it unchanged (the ``TextParam`` contract, so
+    share links carry the text as typed); ``values`` returns the numbers as a tuple
+    (duplicates dropped, order kept). Both raise ``ValueError`` naming the key and
+    what is wrong. ASCII and full-width commas separate; spaces around a value are
+    ignored.
+    """
+
+    integers: bool = True
+    minimum: float = 0
+    maximum: float = 1e9
+    exclusive_minimum: bool = False
+    max_count: int = 8
+    allow_empty: bool = False
+
+    def parse(self, raw: str) -> str:
+        self.values(raw)
+        return raw
+
+    def values(self, raw: str) -> tuple:
+        super().parse(raw)  # length cap
+        tokens = [token.strip() for token in _SEPARATORS.split(raw)]
+        if tokens == [""]:
+            if self.allow_empty:
+                return ()
+            raise ValueError(f"{self.key}: give at least one value")
+        values: list = []
+        for token in tokens:
+            value = self._value(token)
+            if value not in values:
+                values.append(value)
+        if len(values) > self.max_count:
+            raise ValueError(f"{self.key}: at most {self.max_count} values, got {len(values)}")
+        return tuple(values)
+
+    def extreme(self, which: str) -> str:
+        """The smallest or largest valid text: for tests that walk every setting's ends."""
+        if which == "min":
+            return "" if self.allow_empty else _number(self.minimum, self.integers)
+        top = self.maximum
+        return ", ".join(_number(top - k, self.integers) for k in range(self.max_count))
+
+    def _value(self, token: str):
+        shown = token[:20] or "(empty)"
+        pattern = _INT if self.integers else _FLOAT
+        if not pattern.fullmatch(token):
+            kind = "a whole number >= 0" if self.integers else "a number"
+            raise ValueError(f"{self.key}: '{shown}' is not {kind}")
+        value = int(token) if self.integers else float(token)
+        low_ok = value > self.minimum if self.exclusive_minimum else value >= self.minimum
+        if not (math.isfinite(value) and low_ok and value <= self.maximum):
+            bracket = "(" if self.exclusive_minimum else "["
+            raise ValueError(
+                f"{self.key}: {shown} is outside {bracket}{self.minimum:g}, {self.maximum:g}]"
+            )
+        return value
+
+
+def _number(value: float, integers: bool) -> str:
+    return str(int(value)) if integers else repr(float(value))
+
+
+# Extra bases drawn next to the shared base, same limits as the shared base.
+BASES = NumberListParam(
+    "wl_bases",
+    "100, 500000",
+    max_chars=120,
+    integers=False,
+    minimum=BASE.minimum,
+    maximum=BASE.maximum,
+    exclusive_minimum=True,
+    max_count=6,
+    allow_empty=True,
+)
+# Columns of the table drawn over positions (seed 003: dims 4-7); < d_model checked on the page.
+DIMS = NumberListParam("wl_dims", "4, 5, 6, 7", max_chars=120, maximum=4095, max_count=12)
+# Positions whose encoding vector is drawn across dimensions (seed 004: k = 0, 4, 8, 12).
+POSITIONS = NumberListParam(
+    "wl_positions", "0, 4, 8, 12", max_chars=120, maximum=1_000_000, max_count=8
+)
+VEC_MODE = ChoiceParam("wl_vec_mode", ("sin_pairs", "row"), "sin_pairs")
+VEC_COUNT = IntParam("wl_vec_count", 1, 2048, 100)
+CLOCK_P = IntParam("wl_clock_p", 0, 8192, 3)
+CLOCK_STEP = IntParam("wl_clock_step", 1, 1024, 1)
+DIALS = IntParam("wl_dials", 1, 48, 12)
+
+SPECS = (BASES, DIMS, POSITIONS, VEC_MODE, VEC_COUNT, CLOCK_P, CLOCK_STEP, DIALS)
+
+# One click reproduces a seed's figure: session-state values set before the widgets run.
+PRESETS = {
+    "seed003": {"d_model": 20, "seq_len": 100, "base": 10000.0, "wl_dims": "4, 5, 6, 7"},
+    "seed004": {
+        "d_model": 512,
+        "base": 10000.0,
+        "wl_positions": "0, 4, 8, 12",
+        "wl_vec_mode": "sin_pairs",
+        "wl_vec_count": 100,
+    },
+}
