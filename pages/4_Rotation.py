@@ -25,7 +25,9 @@ st.latex(
     r" \sin\omega_i k & \cos\omega_i k\end{bmatrix},\quad \omega_i = n^{-2i/d}"
 )
 top = st.columns(3)
-k = float(controls.number(specs.K, t("rotation.k"), t("rotation.k_help"), container=top[0]))
+k = float(
+    controls.number(specs.K, t("rotation.k"), t("rotation.k_help"), container=top[0], format="%g")
+)
 asked = int(
     controls.number(specs.PAIR, t("rotation.pair"), t("rotation.pair_help"), container=top[1])
 )
@@ -46,7 +48,7 @@ omega = float(posenc.frequencies(d_model, base)[pair])
 st.header(t("rotation.t_header"))
 idx, window = data.t_window(k, d_model, base, layout, pair)
 left, right = st.columns([3, 2])
-fig_t = figs.matrix_figure(idx, window, dims, t, height=chart(480))
+fig_t = figs.matrix_figure(idx, window, dims, t, height=chart(520))
 left.plotly_chart(fig_t, width="stretch", key="rot_t_chart")
 if idx.size < d_model:
     left.caption(t("rotation.t_window", runs=data.runs(idx), d_model=d_model))
@@ -55,7 +57,8 @@ at = np.searchsorted(idx, dims)  # idx is sorted and holds the pair
 block = window[np.ix_(at, at)]
 right.markdown(t("rotation.block_header", pair=pair))
 right.plotly_chart(figs.block_figure(block, dims, t, height=chart(280)), key="rot_block_chart")
-st.latex(figs.block_latex(pair, d_model, base, k, omega, block))
+right.latex(figs.angle_latex(pair, d_model, base, k, omega))
+st.latex(figs.block_latex(pair, k, block))
 with left:
     export.offer("rotation_T", fig_t, matrix=lambda: data.t_export(k, d_model, base, layout))
 if d_model > data.EXPORT_DIMS:
@@ -112,11 +115,10 @@ with right:
 # 4. Row vectors (seed 000) and column vectors (seed 003).
 st.header(t("rotation.conv_header"))
 row, moved_row, moved_col, _ = data.pair_rows(p, k, d_model, base, layout, pair)
-left, right = st.columns(2)
-left.markdown(t("rotation.conv_row", pair=pair, p=p))
-left.latex(figs.row_latex(pair, row, block, moved_row))
-right.markdown(t("rotation.conv_col", pair=pair, p=p))
-right.latex(figs.column_latex(block, row, moved_col))
+st.markdown(t("rotation.conv_row", pair=pair, p=p))
+st.latex(figs.row_latex(pair, row, block, moved_row))
+st.markdown(t("rotation.conv_col", pair=pair, p=p))
+st.latex(figs.column_latex(block, row, moved_col))
 gap, used = data.convention_gap(seq_len, d_model, base, k, layout)
 st.markdown(t("rotation.conv_measured", gap=f"{gap:.2e}", L=seq_len, dims=used, d_model=d_model))
 st.caption(t("rotation.seed_typo"))

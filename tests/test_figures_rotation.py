@@ -24,7 +24,9 @@ def trace_xy(trace):
 
 
 def test_window_is_the_whole_matrix_up_to_the_window_size():
-    assert data.window_indices(128, 40, "interleaved").tolist() == list(range(128))
+    w = data.WINDOW
+    assert data.window_indices(w, w // 2 - 1, "interleaved").tolist() == list(range(w))
+    assert data.window_indices(w, 3, "split").tolist() == list(range(w))
     assert data.window_indices(2, 0, "split").tolist() == [0, 1]
 
 
@@ -253,10 +255,12 @@ def test_numbers_for_latex():
 def test_block_latex_carries_the_actual_numbers():
     omega = float(posenc.frequencies(128)[3])
     block = posenc.rotation_matrix(2.5, 128)[6:8, 6:8]
-    latex = figs.block_latex(3, 128, 10000.0, 2.5, omega, block)
+    latex = figs.block_latex(3, 2.5, block)
     assert r"\Phi_{3}(2.5)" in latex
     assert figs.num(np.cos(2.5 * omega)) in latex and figs.num(-np.sin(2.5 * omega)) in latex
-    assert "10000^{-6/128}" in latex
+    angle = figs.angle_latex(3, 128, 10000.0, 2.5, omega)
+    assert "10000^{-6/128}" in angle and figs.num(2.5 * omega) in angle
+    assert "(10^{9})^{-6/128}" in figs.angle_latex(3, 128, 1e9, 2.5, omega)
 
 
 def test_row_and_column_latex_show_the_same_result():

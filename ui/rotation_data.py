@@ -28,8 +28,8 @@ from posenc.shift import (
     shift_residuals,
 )
 
-# Rows and columns of T(k) drawn at most (64 pairs): every 2 x 2 block stays visible.
-WINDOW = 128
+# Rows and columns of T(k) drawn at most (32 pairs): every 2 x 2 block stays visible.
+WINDOW = 64
 # Dense work (fit, conventions) on at most this many dimensions (pairs 0 .. 255).
 FIT_DIMS = 512
 # The fit uses at most this many positions (evenly chosen): lstsq stays near 1 s.

@@ -17,6 +17,7 @@ from ui.figures.common import Grid, heatmap, style
 Tr = Callable[..., str]
 EPS = float(np.finfo(np.float64).eps)
 RED, BLUE, GREY = "#b2182b", "#2166ac", "#8c8c8c"
+OUTLINE = "#f5a700"  # amber: visible on dark red, dark blue and white cells
 
 
 def _contiguous(idx: np.ndarray) -> bool:
@@ -63,7 +64,7 @@ def matrix_figure(
                     x1=x + 0.5,
                     y0=y - 0.5,
                     y1=y + 0.5,
-                    line=dict(color="black", width=2),
+                    line=dict(color=OUTLINE, width=2.5),
                 )
     fig.update_yaxes(scaleanchor="x", scaleratio=1, constrain="domain")
     fig.update_xaxes(constrain="domain")
@@ -158,7 +159,7 @@ def circle_figure(
         mode="markers",
         name=tr("rotation.circle_positions"),
         marker=dict(
-            size=6,
+            size=6 if np.size(positions) <= 500 else 4,
             color=np.asarray(positions, dtype=np.float64),
             colorscale="Viridis",
             colorbar=dict(title=tr("rotation.axis_p"), thickness=12),
@@ -235,7 +236,9 @@ def dot_figure(
             mode="markers+text",
             marker=dict(size=11, color="black", symbol="diamond"),
             text=["−k", "k"] if k else ["", "k = 0"],
-            textposition="top center",
+            # The left marker's label to the left, the right one's to the right.
+            textposition=["top left", "top right"] if k >= 0 else ["top right", "top left"],
+            textfont=dict(size=14),
             showlegend=False,
             hovertemplate="k = %{x:g}<br>%{y:.6f}<extra></extra>",
             row=1,
@@ -269,7 +272,7 @@ def pair_error_figure(
         )
     fig.update_xaxes(title=tr("rotation.axis_pair"))
     fig.update_yaxes(type="log", title=tr("rotation.axis_fit_error"), exponentformat="e")
-    return style(fig, height=height)
+    return style(fig, height=height, title=tr("rotation.fit_error_title"))
 
 
 # --- formulas (shared by both languages) -------------------------------------------------
@@ -301,20 +304,22 @@ def bmatrix(rows: Sequence[Sequence[float]]) -> str:
     return r"\begin{bmatrix}" + body + r"\end{bmatrix}"
 
 
-def block_latex(
-    pair: int, d_model: int, base: float, k: float, omega: float, block: np.ndarray
-) -> str:
-    """Phi_i(k) with its numbers; ``omega`` from posenc.frequencies."""
-    n = base_latex(base)
-    n = f"({n})" if "^" in n else n
+def block_latex(pair: int, k: float, block: np.ndarray) -> str:
+    """Phi_i(k), symbolic and with its numbers."""
     return (
         rf"\Phi_{{{pair}}}({k:g}) = "
         rf"\begin{{bmatrix}}\cos \omega_{{{pair}}} k & -\sin \omega_{{{pair}}} k \\"
-        rf" \sin \omega_{{{pair}}} k & \cos \omega_{{{pair}}} k\end{{bmatrix}} = "
-        + bmatrix(block)
-        + rf",\quad \omega_{{{pair}}} = {n}^{{-{2 * pair}/{d_model}}}"
-        + rf" = {num(omega, 8)},"
-        rf"\quad \omega_{{{pair}}} k = {num(omega * k, 6)}\ \mathrm{{rad}}"
+        rf" \sin \omega_{{{pair}}} k & \cos \omega_{{{pair}}} k\end{{bmatrix}} = " + bmatrix(block)
+    )
+
+
+def angle_latex(pair: int, d_model: int, base: float, k: float, omega: float) -> str:
+    """omega_i and omega_i k with their numbers; ``omega`` from posenc.frequencies."""
+    n = base_latex(base)
+    n = f"({n})" if "^" in n else n
+    return (
+        rf"\omega_{{{pair}}} = {n}^{{-{2 * pair}/{d_model}}} = {num(omega, 8)},\quad "
+        rf"\omega_{{{pair}}} k = {num(omega * k, 6)}\ \mathrm{{rad}}"
     )
 
 
