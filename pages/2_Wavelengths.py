@@ -181,7 +181,8 @@ st.subheader(t("wavelengths.sec_drift"))
 st.markdown(t("wavelengths.drift_intro"))
 st.latex(
     r"\varepsilon(p) = \max_j \left| PE^{\mathrm{f32}}_{(p,j)} - PE_{(p,j)} \right|,\qquad"
-    r"\theta^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}\!\left(p\cdot\mathrm{fl}_{32}(\omega_i)\right)"
+    r"\theta^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}(p\cdot\delta_i),\quad \delta_i = "
+    r"\mathrm{fl}_{32}\big(\exp \mathrm{fl}_{32}(2i\cdot\mathrm{fl}_{32}(-\ln n/d))\big)"
 )
 drift_pos, drift = data.drift(d_model, base, seq_len)
 marks = sorted({seq_len - 1, 8191, 99999})
