@@ -80,7 +80,8 @@ def pairwise_distances(a, b=None) -> np.ndarray:
 
     .. math:: \\|a_i - b_j\\|^2 = \\|a_i\\|^2 + \\|b_j\\|^2 - 2\\, a_i \\cdot b_j
 
-    Computed in float64; tiny negative squares from rounding are clipped to 0.
+    Computed in float64 on columns centred by the mean of ``b`` (distances do not change,
+    rounding shrinks with the norms); tiny negative squares are clipped to 0.
 
     Parameters
     ----------
@@ -101,6 +102,8 @@ def pairwise_distances(a, b=None) -> np.ndarray:
     b = a if b is None else check_array("b", b, min_ndim=2).astype(np.float64, copy=False)
     if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1]:
         raise ValueError(f"a and b must be 2-D with the same columns, got {a.shape}, {b.shape}")
+    centre = b.mean(axis=0) if b.shape[0] else 0.0
+    a, b = a - centre, b - centre
     sq = np.einsum("ij,ij->i", a, a)[:, None] + np.einsum("ij,ij->i", b, b)[None, :]
     sq -= 2.0 * (a @ b.T)
     return np.sqrt(np.maximum(sq, 0.0, out=sq), out=sq)
@@ -435,7 +438,10 @@ def distance_blocks(
         return
     table = source.scaled(length)
     for start in range(0, length, block_rows):
-        yield start, pairwise_distances(table[start : start + block_rows], table)
+        block = pairwise_distances(table[start : start + block_rows], table)
+        rows = np.arange(block.shape[0])
+        block[rows, start + rows] = 0.0  # exactly: a position is at distance 0 from itself
+        yield start, block
 
 
 def _offsets(source: _Source, stop: int) -> np.ndarray:
@@ -620,7 +626,10 @@ def bit_wave(t, bit: int) -> np.ndarray:
 
 
 def bit_fundamental(t, bit: int) -> np.ndarray:
-    """The first Fourier term of ``bit_wave``: the smooth bit.
+    """The smooth bit: first Fourier term of the square wave ``bit_wave(t + 1/2, bit)``.
+
+    That wave equals bit ``bit`` of p at every integer ``t = p`` and jumps half-way
+    between positions, at ``t = m 2^bit - 1/2``, where the fundamental crosses 1/2:
 
     .. math::
 
@@ -630,8 +639,7 @@ def bit_fundamental(t, bit: int) -> np.ndarray:
         + \\sin\\tfrac{\\omega_i}{2}\\,\\cos\\omega_i t\\Big),
         \\quad \\omega_i = \\frac{\\pi}{2^i}
 
-    (the square wave is centred at ``t + 1/2`` so that no integer sits on a jump). It is
-    a fixed linear mix of the pair ``sin(omega_i t), cos(omega_i t)``.
+    It is a fixed linear mix of the pair ``sin(omega_i t), cos(omega_i t)``.
 
     Examples
     --------

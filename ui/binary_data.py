@@ -25,6 +25,8 @@ from ui.figures.common import MAX_CELLS, Grid
 # Cells per panel of the side-by-side evolution (5 panels share one chart's budget).
 EVOLUTION_ROWS = 250
 EVOLUTION_COLS = 100
+# Cells per axis of the distance matrix: 500 x 500 float32 is 1.33 MB of base64 JSON.
+DISTANCE_CELLS = 400
 # Float64 entries per block while reducing.
 _BLOCK_ENTRIES = 2**22
 
@@ -93,18 +95,19 @@ def evolution_grids(seq_len: int, d_model: int, base: float) -> tuple[Grid, ...]
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def distance_grid(name: str, seq_len: int, d_model: int, base: float) -> Grid:
-    """``||e(i) - e(j)||`` for all positions, as block means of at most 500 x 500 cells."""
-    rows = block_rows(seq_len, seq_len, MAX_CELLS)
+    """``||e(i) - e(j)||`` for all positions, as block means of at most 400 x 400 cells."""
+    rows = block_rows(seq_len, seq_len, DISTANCE_CELLS)
     blocks = distance_blocks(name, seq_len, d_model, base, block_rows=rows)
-    return block_means(blocks, seq_len, seq_len)
+    return block_means(blocks, seq_len, seq_len, DISTANCE_CELLS, DISTANCE_CELLS)
 
 
-def counter_curves(bits: int, samples_per_step: int = 40) -> dict[str, np.ndarray]:
-    """Bits of positions 0 .. 2^bits as square waves, and on a fine grid t the sin/cos
-    pairs of matching wavelength (``counter_frequencies``) and each bit's fundamental."""
+def counter_curves(bits: int, samples: int = 1024) -> dict[str, np.ndarray]:
+    """Bits of positions 0 .. 2^bits as square waves, and on a grid t of about ``samples``
+    points the sin/cos pairs of matching wavelength (``counter_frequencies``) and each
+    bit's fundamental."""
     count = 2**bits
     positions = np.arange(count + 1)
-    t = np.linspace(0, count, samples_per_step * count + 1)
+    t = np.linspace(0, count, max(8, samples // count) * count + 1)
     omega = counter_frequencies(bits)
     return {
         "positions": positions,

@@ -140,7 +140,7 @@ def waves_figure(
                 x=positions,
                 y=square[i],
                 mode="lines+markers",
-                line=dict(shape="hv", color="#1f2430", width=2.5),
+                line=dict(shape="hvh", color="#1f2430", width=2.5),  # jumps at p + 1/2
                 marker=dict(size=5),
                 name=names["bit"],
                 legendgroup="bit",

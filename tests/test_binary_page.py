@@ -1,0 +1,167 @@
+"""The page "Binary counter vs sinusoid" in AppTest: every control, URL values, extremes,
+both languages, and the 1 MB chart budget at the largest settings."""
+
+import time
+import tracemalloc
+
+import numpy as np
+import pytest
+from conftest import APP, decode, figures
+from streamlit.testing.v1 import AppTest
+
+import posenc
+from posenc.criteria import scheme_criteria
+from ui.figures.common import MAX_CHART_BYTES
+from ui.specs import binary as specs
+
+PAGE = "pages/3_Binary_vs_sinusoid.py"
+# evolution, waves, steps, 3-D high, 3-D low, distance matrix
+EVOLUTION, WAVES, STEPS, HIGH, LOW, DISTANCE = range(6)
+LARGEST = {"seq_len": "8192", "d_model": "4096", "base": "1000000000.0"} | {
+    s.key: str(s.maximum) for s in specs.SPECS if hasattr(s, "maximum")
+}
+
+
+def open_page(query=None, timeout=300) -> AppTest:
+    """The page with ``query`` in the URL, reached as a visitor does (app.py entrypoint)."""
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
+    at.switch_page(PAGE)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def criteria_table(at):
+    return next(df.value for df in at.dataframe if df.value.shape[0] == len(posenc.SCHEMES))
+
+
+def captions(at) -> str:
+    return "\n".join(c.value for c in at.caption)
+
+
+def chart_sizes(at) -> list[int]:
+    return [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
+
+
+def test_defaults_draw_six_charts_without_warnings():
+    at = open_page()
+    assert len(figures(at)) == 6
+    assert not at.warning
+    assert not at.info  # nothing is capped at the defaults
+
+
+def test_criteria_table_shows_the_numbers_of_posenc():
+    at = open_page({"seq_len": "30", "d_model": "16", "base": "100"})
+    table = criteria_table(at)
+    binary = table.iloc[posenc.SCHEMES.index("binary")]
+    index = table.iloc[posenc.SCHEMES.index("index")]
+    assert binary.iloc[1] == "✓ 1"  # unique: min distance 1
+    expected = scheme_criteria("index", 30, 16, 100.0).max_abs
+    assert index.iloc[2] == f"✗ {expected:.4g}"  # bounded fails: 29
+    sinus = table.iloc[posenc.SCHEMES.index("sinusoidal")]
+    assert all(cell.startswith("✓") for cell in sinus.iloc[1:])
+
+
+def test_offset_k_slider_changes_the_table_and_the_step_chart():
+    at = open_page({"seq_len": "40"})
+    at.slider(key="bin_k").set_value(5).run()
+    assert not at.exception
+    assert any("k = 5" in column for column in criteria_table(at).columns)
+    steps = figures(at)[STEPS]["data"][posenc.SCHEMES.index("binary")]
+    expected = scheme_criteria("binary", 40, 128, k=5).steps
+    np.testing.assert_allclose(decode(steps["y"]), expected)
+
+
+def test_bits_slider_redraws_the_counter_and_the_base():
+    at = open_page()
+    at.slider(key="bin_bits").set_value(6).run()
+    assert not at.exception
+    counter = next(df.value for df in at.dataframe if "b5" in df.value.columns)
+    assert counter.shape == (64, 7)
+    square = [t for t in figures(at)[WAVES]["data"] if t.get("line", {}).get("shape") == "hvh"]
+    assert len(square) == 6
+    assert any("= 64" in latex.value for latex in at.latex)  # n = 2^(d/2) = 64
+
+
+def test_gap_slider_moves_the_marked_pair():
+    at = open_page({"seq_len": "50"})
+    assert "Positions 8 and 33" in captions(at)
+    at.slider(key="bin_gap").set_value(60).run()
+    assert not at.exception
+    assert "No two positions are 60 apart" in captions(at)
+
+
+@pytest.mark.parametrize("spec", specs.HIGH + specs.LOW, ids=lambda s: s.key)
+def test_each_frequency_input_redraws_its_3d_path(spec):
+    at = open_page({"seq_len": "20"})
+    at.number_input(key=spec.key).set_value(0.3).run()
+    assert not at.exception
+    which = HIGH if spec in specs.HIGH else LOW
+    axis = "xyz"[int(spec.key[-1])]
+    points = next(t for t in figures(at)[which]["data"] if t["mode"] == "markers")
+    np.testing.assert_allclose(decode(points[axis]), np.sin(0.3 * np.arange(20)))
+
+
+@pytest.mark.parametrize("scheme", posenc.SCHEMES)
+def test_scheme_choice_draws_that_distance_matrix(scheme):
+    at = open_page({"seq_len": "24", "d_model": "8", "base": "50"})
+    at.radio(key="bin_scheme").set_value(scheme).run()
+    assert not at.exception
+    z = decode(figures(at)[DISTANCE]["data"][0]["z"])
+    table = posenc.scheme_table(scheme, 24, 8, 50.0)
+    expected = np.linalg.norm(table[:, None] - table[None], axis=-1)
+    np.testing.assert_allclose(z, expected, atol=1e-6)
+
+
+def test_url_values_of_the_page_are_used():
+    at = open_page({"bin_k": "3", "bin_bits": "3", "bin_gap": "4", "bin_scheme": "sinusoidal"})
+    assert at.slider(key="bin_k").value == 3
+    assert at.slider(key="bin_bits").value == 3
+    assert at.slider(key="bin_gap").value == 4
+    assert at.radio(key="bin_scheme").value == "sinusoidal"
+    assert not at.warning
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("bin_k", "0"), ("bin_bits", "abc"), ("bin_scheme", "gray")]
+)
+def test_bad_url_values_give_a_notice_and_defaults(key, value):
+    at = open_page({key: value})
+    assert at.warning and key in at.warning[0].value
+    spec = next(s for s in specs.SPECS if s.key == key)
+    widget = at.radio(key=key) if key == "bin_scheme" else at.slider(key=key)
+    assert widget.value == spec.default
+
+
+def test_one_position_and_two_dimensions():
+    at = open_page({"seq_len": "1", "d_model": "2"})
+    table = criteria_table(at)
+    assert table.iloc[:, 1].str.startswith("–").all()  # unique: no pair at L = 1
+    assert "No two positions" in captions(at)
+
+
+def test_chinese_texts():
+    at = open_page({"lang": "zh"})
+    assert at.title[0].value.startswith("二进制计数器")
+    assert "方案" in criteria_table(at).columns
+
+
+def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb():
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        at = open_page(LARGEST, timeout=600)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    elapsed = time.perf_counter() - start
+    sizes = chart_sizes(at)
+    print(f"largest: {elapsed:.1f} s, peak {peak / 2**20:.0f} MB, charts {sizes}")
+    assert len(sizes) == 6 and max(sizes) <= MAX_CHART_BYTES, sizes
+    assert peak < 512 * 2**20
+    notes = captions(at) + "\n".join(i.value for i in at.info)
+    assert "block means" in notes  # evolution and distance matrix are downsampled
+    assert "first 2000 of the 8192 positions" in notes  # the 3-D plots are capped
+    assert "smallest and largest value of every group" in notes  # step curves

@@ -1,0 +1,164 @@
+"""Builders and caches of the page "Binary counter vs sinusoid": shapes, values, payloads."""
+
+import numpy as np
+import pytest
+from conftest import decode
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import posenc
+from posenc.criteria import Pair, scheme_criteria, sine_table
+from ui import binary_data as data
+from ui.figures import binary as figs
+from ui.figures.common import MAX_CHART_BYTES, chart_bytes, downsample
+
+TITLES = list(posenc.SCHEMES)
+
+
+def as_array(value):
+    return np.asarray(decode(value), dtype=float)
+
+
+# --- block means without the full matrix ---------------------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    rows=st.integers(1, 90),
+    cols=st.integers(1, 40),
+    max_rows=st.integers(1, 30),
+    max_cols=st.integers(1, 30),
+    seed=st.integers(0, 2**16),
+)
+def test_block_means_equal_downsample_of_the_full_matrix(rows, cols, max_rows, max_cols, seed):
+    z = np.random.default_rng(seed).standard_normal((rows, cols))
+    step = data.block_rows(rows, cols, max_rows)
+    blocks = ((s, z[s : s + step]) for s in range(0, rows, step))
+    got = data.block_means(blocks, rows, cols, max_rows, max_cols)
+    want = downsample(z, max_rows, max_cols)
+    np.testing.assert_allclose(got.z, want.z, rtol=1e-6, atol=1e-6)
+    np.testing.assert_array_equal(got.rows, want.rows)
+    np.testing.assert_array_equal(got.cols, want.cols)
+    assert (got.row_step, got.col_step) == (want.row_step, want.col_step)
+
+
+def test_block_means_refuse_a_block_off_the_row_grid():
+    with pytest.raises(ValueError, match="row step"):
+        data.block_means([(1, np.zeros((2, 2)))], 10, 2, max_rows=5)
+
+
+@pytest.mark.parametrize("name", ["binary", "sinusoidal", "sin_pow2"])
+def test_distance_grid_is_the_downsampled_distance_matrix(name):
+    table = posenc.scheme_table(name, 900, 12, 30.0)
+    full = np.linalg.norm(table[:, None] - table[None], axis=-1)
+    grid = data.distance_grid(name, 900, 12, 30.0)
+    want = downsample(full, data.DISTANCE_CELLS, data.DISTANCE_CELLS)
+    assert grid.downsampled and grid.z.shape == want.z.shape
+    np.testing.assert_allclose(grid.z, want.z, atol=1e-5)
+
+
+def test_evolution_grids_hold_each_scheme_table():
+    grids = data.evolution_grids(20, 6, 10.0)
+    for name, grid in zip(posenc.SCHEMES, grids, strict=True):
+        assert not grid.downsampled
+        np.testing.assert_allclose(grid.z, posenc.scheme_table(name, 20, 6, 10.0), atol=1e-6)
+
+
+def test_counter_curves_sample_the_bits_and_their_pairs():
+    curves = data.counter_curves(4)
+    np.testing.assert_array_equal(curves["square"][:, :16].T[:, ::-1], posenc.binary(16, 4))
+    assert curves["sin"].shape == curves["smooth"].shape == (4, curves["t"].size)
+    # bit 3 has wavelength 16: its pair repeats after 16 positions
+    t = curves["t"]
+    np.testing.assert_allclose(curves["sin"][3], np.sin(2 * np.pi * t / 16), atol=1e-12)
+
+
+# --- figures -----------------------------------------------------------------------
+
+
+def test_evolution_figure_gives_each_scheme_its_own_colour_range():
+    grids = data.evolution_grids(50, 16, 10000.0)
+    fig = figs.evolution_figure(grids, TITLES, "dimension", "position")
+    assert len(fig.data) == 5
+    assert fig.layout.coloraxis.cmax == 49.0  # index reaches L - 1
+    assert fig.layout.coloraxis5.cmax == pytest.approx(1.0)
+    assert len({trace.coloraxis for trace in fig.data}) == 5
+
+
+def test_evolution_figure_at_the_largest_settings_is_under_1_mb():
+    grids = data.evolution_grids(8192, 4096, 1e9)
+    assert grids[0].z.shape[0] <= data.EVOLUTION_ROWS
+    assert grids[0].z.shape[1] <= data.EVOLUTION_COLS
+    fig = figs.evolution_figure(grids, TITLES, "dimension", "position")
+    assert chart_bytes(fig) < MAX_CHART_BYTES
+
+
+def test_distance_figure_at_the_largest_length_is_under_1_mb():
+    grid = data.distance_grid("binary", 8192, 4096, 1e9)
+    fig = figs.distance_figure(grid, x_title="i", y_title="j")
+    assert chart_bytes(fig) < MAX_CHART_BYTES
+    assert fig.data[0].zmin == 0
+
+
+def test_waves_figure_at_six_bits_is_under_1_mb_and_jumps_between_positions():
+    curves = data.counter_curves(6)
+    names = {key: key for key in ("bit", "sin", "cos", "smooth", "position")}
+    fig = figs.waves_figure(6, **curves, names=names, row_titles=[str(i) for i in range(6)])
+    assert chart_bytes(fig) < MAX_CHART_BYTES
+    squares = [trace for trace in fig.data if trace.line.shape == "hvh"]
+    assert len(squares) == 6
+    np.testing.assert_array_equal(squares[0].y, np.arange(65) % 2)
+
+
+def test_envelope_keeps_every_jump_of_the_binary_counter():
+    steps = scheme_criteria("binary", 8192, 16).steps
+    x, y = figs.envelope(steps)
+    assert y.size <= figs.MAX_LINE_POINTS
+    assert y.max() == steps.max() and y.min() == steps.min()
+    assert np.all(np.diff(x) >= 0)
+    np.testing.assert_array_equal(y, steps[x])  # only true points, in order
+
+
+def test_envelope_leaves_short_curves_alone():
+    y = np.arange(10.0)
+    x, same = figs.envelope(y)
+    np.testing.assert_array_equal(same, y)
+    np.testing.assert_array_equal(x, np.arange(10))
+
+
+def test_steps_figure_at_the_largest_length_is_under_1_mb():
+    rows = [scheme_criteria(name, 8192, 64, k=1) for name in posenc.SCHEMES]
+    fig = figs.steps_figure([r.steps for r in rows], TITLES, "p", "distance")
+    assert chart_bytes(fig) < MAX_CHART_BYTES
+    assert len(fig.data) == 5
+
+
+def test_trajectory_figure_marks_the_closest_far_pair():
+    path = sine_table(50, [1.0, 0.5, 0.25])
+    fig = figs.trajectory_figure(
+        path, Pair(0.05, 8, 33), curve=sine_table(np.linspace(0, 49, 400), [1.0, 0.5, 0.25]),
+        position="p", pair_label="pair",
+    )  # fmt: skip
+    marked = next(trace for trace in fig.data if trace.name == "pair")
+    assert list(marked.text) == ["p=8", "p=33"]
+    np.testing.assert_allclose(marked.x, path[[8, 33], 0])
+    assert chart_bytes(fig) < MAX_CHART_BYTES
+
+
+def test_trajectory_figure_without_a_pair_marks_nothing():
+    fig = figs.trajectory_figure(sine_table(3, [1.0, 1.0, 1.0]), Pair(np.nan, -1, -1),
+                                 position="p", pair_label="pair")  # fmt: skip
+    assert [trace.name for trace in fig.data if trace.name == "pair"] == []
+
+
+def test_criteria_frame_marks_pass_and_fail_beside_the_number():
+    rows = [scheme_criteria(name, 50, 128) for name in posenc.SCHEMES]
+    labels = {key: key for key in ("scheme", "unique", "bounded", "offset", "length")}
+    labels |= {"extrapolates": "extrapolates"} | {f"scheme_{n}": n for n in posenc.SCHEMES}
+    frame = figs.criteria_frame(rows, labels)
+    assert frame.loc[0, "bounded"] == "✗ 49"
+    assert frame.loc[2, "unique"] == "✓ 1"
+    assert frame.loc[1, "length"].startswith("✗ 0.50")
+    assert frame.loc[4, "extrapolates"].startswith("✓ [-1, 1]")
+    single = figs.criteria_frame([scheme_criteria("binary", 1, 4)], labels)
+    assert single.loc[0, "unique"] == "– n/a"
