@@ -18,6 +18,7 @@ from posenc.frameworks import (
     framework_frequencies,
     framework_table,
     max_abs_difference,
+    max_abs_differences,
 )
 from posenc.rotation import split_permutation
 
@@ -190,3 +191,19 @@ def test_frequencies_of_t2t_end_at_one_over_base():
     omega = framework_frequencies("t2t", 128, 10000.0)
     assert omega[0] == 1.0 and omega[-1] == pytest.approx(1e-4, rel=1e-14)
     assert framework_frequencies("paper", 128, 10000.0)[-1] > 1e-4  # the paper stops short
+
+
+@settings(max_examples=40, deadline=None)
+@given(size=sizes)
+def test_the_one_pass_summary_equals_each_difference_on_its_own(size):
+    length, d_model, base = size
+    summary = max_abs_differences(length, d_model, base)
+    for name in FRAMEWORKS:
+        assert summary[name] == pytest.approx(
+            max_abs_difference(name, length, d_model, base), abs=1e-15
+        )
+
+
+def test_the_summary_marks_fairseq_unavailable_at_d_model_2():
+    summary = max_abs_differences(10, 2)
+    assert summary["fairseq"] is None and summary["t2t"] < 1e-15  # one pair: omega_0 = 1
