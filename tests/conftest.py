@@ -53,11 +53,19 @@ def _fresh_cache():
 def run_page(
     page: str | Path | None = None, query: dict | None = None, timeout: float = 60
 ) -> AppTest:
-    """Run the home page or ``pages/<page>`` with ``query`` parameters; fail on exceptions."""
-    path = APP if page is None else ROOT / "pages" / page if isinstance(page, str) else page
-    at = AppTest.from_file(str(path), default_timeout=timeout)
+    """Run the home page or ``pages/<page>`` with ``query`` parameters; fail on exceptions.
+
+    A page is opened through the entrypoint (``switch_page`` before the first run), as
+    Streamlit does for a deep link: run as the main script, its ``st.page_link("app.py")``
+    would be resolved against ``pages/``.
+    """
+    at = AppTest.from_file(str(APP), default_timeout=timeout)
     for key, value in (query or {}).items():
         at.query_params[key] = value
+    if page is not None:
+        path = ROOT / "pages" / page if isinstance(page, str) else Path(page)
+        if path.resolve() != APP:
+            at.switch_page(str(path.relative_to(ROOT)))
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at

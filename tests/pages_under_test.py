@@ -29,6 +29,8 @@ def script(entry) -> Path:
 
 def extreme(spec, which: str) -> str:
     """The spec's smallest or largest acceptable URL value, as text."""
+    if hasattr(spec, "extreme"):
+        return spec.extreme(which)
     if isinstance(spec, IntParam):
         value = spec.minimum if which == "min" else spec.maximum
         return str(value - (value - spec.minimum) % spec.step)
