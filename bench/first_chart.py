@@ -41,6 +41,12 @@ from tests.conftest import (  # noqa: E402
 from ui import menu  # noqa: E402
 
 TARGET = 1.3
+# Edits to the working tree during a run must not reload modules under the sessions;
+# an exception on screen should say what it is (the public config redacts it).
+SERVER_ENV = {
+    "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
+    "STREAMLIT_CLIENT_SHOW_ERROR_DETAILS": "full",
+}
 CHART = "[data-testid=stPlotlyChart] .main-svg"
 BARE_PAGE = '''"""Bare reference page: one small Plotly chart, nothing else."""
 
@@ -83,6 +89,8 @@ class BareServer:
                 "true",
                 "--browser.gatherUsageStats",
                 "false",
+                "--server.fileWatcherType",
+                "none",
             ],
             cwd=self.folder,
             stdout=subprocess.DEVNULL,
@@ -156,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     print("pages:", ", ".join(f"{name} {path}" for name, path in targets.items() if path))
     times: dict[str, list[float]] = {name: [] for name in targets}
     problems: dict[str, list[str]] = {name: [] for name in targets}
-    app = start_server()
+    app = start_server(extra_env=SERVER_ENV)
     bare = BareServer()
     try:
         with sync_playwright() as p:

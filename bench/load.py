@@ -1,0 +1,285 @@
+"""Load test: concurrent real browser sessions changing controls (issue #7).
+
+``python bench/load.py [--sessions 20] [--duration 60] [--baseline 10]``
+
+Starts its own server on 127.0.0.1 (the only address it talks to) and one headless
+Chromium. Phase 1, the baseline: a single session on each page in turn for
+``--baseline`` seconds. Phase 2, the load: ``--sessions`` sessions (browser contexts,
+spread round-robin over the pages of ``ui.menu.PAGES``), all changing controls at the
+same time for ``--duration`` seconds. Every loop is bounded in time and count, and the
+script stops by itself.
+
+Why a real browser rather than websocket clients speaking Streamlit's protocol: the
+protocol (BackMsg / ForwardMsg, widget ids and states, session and XSRF handling) is
+internal and changes between releases, and the things to catch are browser things:
+console errors, uncaught script errors, exceptions drawn on the page, the websocket
+dropping. The cost: the 20 pages draw their charts on the same 2 cores as the server,
+so the latencies below include the browser's share of the CPU; the single-session
+baseline of the same run pays that share too, for one page.
+
+A session's step: press an arrow key on one of the sidebar sliders (they take turns;
+right then left, so values stay near the defaults), then wait until the page's script
+state goes ``running`` -> ``notRunning``. Rerun latency = key press to finished
+script, measured with the page's own clock. Then a pause of ``--think`` seconds
+(jittered). Errors: ``stException`` on the page, console errors (except the known 404
+probes of ``/<page>/_stcore/health|host-config``), uncaught page errors, a closed
+websocket, a crashed page, a rerun that does not finish within ``--step-timeout``.
+
+Prints a markdown table for the README; exit status 1 on any error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.async_api import async_playwright  # noqa: E402
+
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
+from ui import menu  # noqa: E402
+
+# Edits to the working tree during a run must not reload modules under the sessions;
+# an exception on screen should say what it is (the public config redacts it).
+SERVER_ENV = {
+    "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
+    "STREAMLIT_CLIENT_SHOW_ERROR_DETAILS": "full",
+}
+MAX_STEPS = 5000  # per session and phase, on top of the time limit
+SUBPATH_PROBE = re.compile(r"^https?://[^/]+/[^/]+/_stcore/(health|host-config)$")
+# Records every change of the app's script state with the page's clock.
+RECORD_STATES = """
+window.__states = [];
+new MutationObserver((records) => {
+  // Rebuild every value the attribute took, even several within one task: the new
+  // value of a change is the old value of the next one, the last is the current one.
+  const app = document.querySelector('[data-testid=stApp]');
+  if (!app) return;
+  const now = performance.now();
+  const mine = records.filter(r => r.type === 'attributes' && r.target === app);
+  const values = mine.map((r, k) => k + 1 < mine.length ? mine[k + 1].oldValue : null);
+  values.push(app.getAttribute('data-test-script-state'));
+  for (const s of values) {
+    const last = window.__states[window.__states.length - 1];
+    if (s && (!last || last.s !== s)) window.__states.push({s, t: now});
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true,
+                      attributeOldValue: true, attributeFilter: ['data-test-script-state']});
+"""
+# ms from t0 to the first notRunning that follows a running, both after t0; else null.
+RERUN_DONE = """(t0) => {
+  const a = window.__states.filter(x => x.t > t0);
+  const i = a.findIndex(x => x.s === 'running');
+  const j = a.findIndex((x, n) => n > i && x.s === 'notRunning');
+  return i >= 0 && j > i ? a[j].t - t0 : null;
+}"""
+APP_IDLE = (
+    "() => document.querySelector('[data-testid=stApp]')"
+    "?.getAttribute('data-test-script-state') === 'notRunning'"
+)
+
+
+def url_path(page_path: str) -> str:
+    if page_path == "app.py":
+        return "/"
+    return "/" + re.sub(r"^[0-9]+_*", "", Path(page_path).stem)
+
+
+@dataclass
+class Tally:
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, page: str, ms: float) -> None:
+        self.latencies.setdefault(page, []).append(ms)
+
+
+class Session:
+    """One visitor in its own browser context: opens a page, then moves its sliders."""
+
+    def __init__(self, browser, base: str, page_name: str, tally: Tally, args, seed: int):
+        self.browser, self.base, self.name = browser, base, page_name
+        self.tally, self.args, self.rng = tally, args, random.Random(seed)
+        self.tag = f"[{page_name} #{seed}]"
+        self.timeout_ms = args.step_timeout * 1000
+        self.closing = False
+        self.context = self.page = None
+
+    def error(self, text: str) -> None:
+        self.tally.errors.append(f"{self.tag} {text}"[:220])
+
+    def _on_console(self, message) -> None:
+        if message.type == "error" and not SUBPATH_PROBE.match(message.location.get("url", "")):
+            self.error(f"console: {message.text}")
+
+    def _on_websocket(self, ws) -> None:
+        ws.on("close", lambda _: self.closing or self.error("websocket closed"))
+
+    async def open(self) -> bool:
+        self.context = await self.browser.new_context(viewport={"width": 1280, "height": 900})
+        page = self.page = await self.context.new_page()
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda error: self.error(f"page error: {error}"))
+        page.on("crash", lambda _: self.error("page crashed"))
+        page.on("websocket", self._on_websocket)
+        await page.add_init_script(RECORD_STATES)
+        try:
+            await page.goto(self.base + url_path(menu_path(self.name)), timeout=self.timeout_ms)
+            await page.wait_for_function(APP_IDLE, timeout=self.timeout_ms)
+            await page.get_by_role("slider").first.wait_for(timeout=self.timeout_ms)
+            return True
+        except Exception as error:
+            self.error(f"opening: {type(error).__name__}: {str(error).splitlines()[0]}")
+            return False
+
+    async def drive(self, deadline: float) -> None:
+        """Move slider after slider until the deadline (or MAX_STEPS)."""
+        page = self.page
+        sliders = page.get_by_role("slider")
+        count = await sliders.count()
+        try:
+            for step in range(MAX_STEPS):
+                if time.monotonic() >= deadline:
+                    break
+                slider = sliders.nth(step % count)
+                value, low, high = await slider.evaluate("e => [+e.value, +e.min, +e.max]")
+                right = (step // count) % 2 == 0
+                if value >= high or value <= low:
+                    right = value <= low
+                t0 = await page.evaluate("performance.now()")
+                await slider.press("ArrowRight" if right else "ArrowLeft")
+                done = await page.wait_for_function(RERUN_DONE, arg=t0, timeout=self.timeout_ms)
+                self.tally.add(self.name, float(await done.json_value()))
+                shown = page.locator("[data-testid=stException]")
+                if await shown.count():
+                    text = " ".join((await shown.first.inner_text()).split())
+                    self.error(f"exception shown after step {step}: {text}")
+                    break
+                await asyncio.sleep(self.args.think * self.rng.uniform(0.5, 1.5))
+        except Exception as error:  # a timeout or a closed page: count it, stop this session
+            self.error(f"step: {type(error).__name__}: {str(error).splitlines()[0]}")
+
+    async def close(self) -> None:
+        self.closing = True
+        if self.context is not None:
+            await self.context.close()
+
+
+async def phase(browser, base: str, names: list[str], seconds: float, tally: Tally, args, seed=0):
+    """Open every session first, then let them all move sliders for ``seconds``."""
+    sessions = [Session(browser, base, name, tally, args, seed + i) for i, name in enumerate(names)]
+    try:
+        opened = await asyncio.gather(*(s.open() for s in sessions))
+        deadline = time.monotonic() + seconds
+        limit = seconds + 3 * args.step_timeout + 60
+        ready = [s for s, ok in zip(sessions, opened, strict=True) if ok]
+        await asyncio.wait_for(asyncio.gather(*(s.drive(deadline) for s in ready)), limit)
+    finally:
+        await asyncio.gather(*(s.close() for s in sessions))
+
+
+def menu_path(page_name: str) -> str:
+    return next(p.path for p in menu.PAGES if p.name == page_name)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[round(q) - 1]
+
+
+async def run(args) -> tuple[Tally, Tally, list[str]]:
+    names = [p.name for p in menu.PAGES]
+    server = start_server(extra_env=SERVER_ENV)
+    try:
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            warm = Tally()  # a first visit of each page fills the server's caches
+            await phase(browser, server.url, names, 2, warm, args)
+            single = Tally()
+            for name in names:
+                print(f"baseline: one session on {name} for {args.baseline:g} s", flush=True)
+                await phase(browser, server.url, [name], args.baseline, single, args)
+            print(f"load: {args.sessions} sessions for {args.duration:g} s", flush=True)
+            loaded = Tally()
+            spread = [names[i % len(names)] for i in range(args.sessions)]
+            await phase(browser, server.url, spread, args.duration, loaded, args, seed=1)
+            await browser.close()
+            return single, loaded, warm.errors
+    finally:
+        stop_server(server)
+
+
+def row(label: str, single: list[float], loaded: list[float]) -> str:
+    def stats(values):
+        if not values:
+            return "", "", "0"
+        return f"{percentile(values, 50):.0f}", f"{percentile(values, 95):.0f}", str(len(values))
+
+    s50, s95, sn = stats(single)
+    l50, l95, ln = stats(loaded)
+    ratio50 = f"{float(l50) / float(s50):.1f}x" if s50 and l50 else ""
+    ratio95 = f"{float(l95) / float(s95):.1f}x" if s95 and l95 else ""
+    return f"| {label} | {sn} | {s50} | {s95} | {ln} | {l50} | {l95} | {ratio50} | {ratio95} |"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of load")
+    parser.add_argument("--baseline", type=float, default=10.0, help="seconds per page alone")
+    parser.add_argument("--think", type=float, default=0.5, help="mean pause between steps (s)")
+    parser.add_argument("--step-timeout", type=float, default=60.0, help="seconds per rerun")
+    args = parser.parse_args(argv)
+    if not Path(CHROMIUM).exists():
+        print(f"{CHROMIUM} is missing: apt-get install -y chromium")
+        return 1
+    if not menu.PAGES:
+        print("no pages")
+        return 1
+
+    started = time.monotonic()
+    single, loaded, warm_errors = asyncio.run(run(args))
+    elapsed = time.monotonic() - started
+    errors = warm_errors + single.errors + loaded.errors
+
+    print()
+    print(
+        f"Load test: {args.sessions} concurrent Chromium sessions for {args.duration:g} s "
+        f"(pause {args.think:g} s between steps) vs one session alone, same run, "
+        "server and browser on the same 2 cores. Rerun latency (ms) = slider key press to "
+        "script finished."
+    )
+    print()
+    print(
+        "| page | reruns alone | p50 alone | p95 alone | reruns under load | "
+        "p50 under load | p95 under load | p50 ratio | p95 ratio |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    names = [p.name for p in menu.PAGES]
+    for name in names:
+        print(row(name, single.latencies.get(name, []), loaded.latencies.get(name, [])))
+    all_single = [ms for name in names for ms in single.latencies.get(name, [])]
+    all_loaded = [ms for name in names for ms in loaded.latencies.get(name, [])]
+    print(row("**all**", all_single, all_loaded))
+    print()
+    print(f"Errors: {len(errors)} (stException, console errors, page errors, disconnects, ")
+    print(f"timeouts); run took {elapsed:.0f} s.")
+    for error in errors[:30]:
+        print(f"- {error}")
+    failed = bool(errors) or not all_loaded
+    print("RESULT:", "FAIL" if failed else "PASS")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
