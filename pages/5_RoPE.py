@@ -1,0 +1,199 @@
+"""The RoPE attention-score viewer: S[m, n] depends on the contents and on m - n only."""
+
+import numpy as np
+import streamlit as st
+
+import posenc
+from ui import controls, export
+from ui import rope_data as data
+from ui.figures import rope as figs
+from ui.i18n import t
+from ui.specs import rope as sp
+
+controls.setup_page("rope", sp.SPECS)
+(bar := st.sidebar).subheader(t("rope.sidebar"))
+head_dim = controls.slider(sp.HEAD_DIM, t("rope.head_dim"), t("rope.head_dim_help"), container=bar)
+base = controls.number(sp.BASE, t("rope.base"), t("rope.base_help"), container=bar, format="%g")
+length = controls.slider(sp.LENGTH, t("rope.length"), t("rope.length_help"), container=bar)
+layout = controls.choice(sp.LAYOUT, t("rope.layout"), t("rope.layout_help"), container=bar)
+kinds = [t(f"rope.content_{name}") for name in sp.CONTENT.options]
+kind = controls.choice(
+    sp.CONTENT, t("rope.content"), t("rope.content_help"), captions=kinds, container=bar
+)
+text = sp.TEXT.default
+if kind == "sentence":
+    text = controls.text_input(sp.TEXT, t("rope.text"), t("rope.text_help"), container=bar)
+seed = controls.slider(sp.SEED, t("rope.seed"), t("rope.seed_help"), container=bar)
+model, content = (int(head_dim), float(base)), (kind, text, int(seed))
+POS = dict(x_title=t("rope.key_pos"), y_title=t("rope.query_pos"))
+FORMULAS = {  # shared by both languages
+    "intro": r"q_m = R(m\theta)\,W_q x_m,\quad k_n = R(n\theta)\,W_k x_n,\quad"
+    r"\langle q_m, k_n\rangle = (W_q x_m)^\top R\big((n-m)\theta\big)\, W_k x_n",
+    "scores": r"S_{mn} = \frac{\langle q_m, k_n\rangle}{\sqrt d},\qquad a_{mn} = "
+    r"\frac{e^{S_{mn}}}{\sum_{j\le m} e^{S_{mj}}}\ (n \le m),\qquad a_{mn} = 0\ (n > m)",
+    "pair": r"\begin{aligned} f_q(x_m, m) &= (W_q x_m)\,e^{i m\theta} = \begin{pmatrix}"
+    r"\cos m\theta & -\sin m\theta\\ \sin m\theta & \cos m\theta\end{pmatrix}\begin{pmatrix}"
+    r"q^{(1)}\\ q^{(2)}\end{pmatrix}\\ \langle f_q(x_m, m), f_k(x_n, n)\rangle &= \mathrm{Re}"
+    r"\big[(W_q x_m)(W_k x_n)^{*}\, e^{i(m-n)\theta}\big]\end{aligned}",
+    "compare": r"\text{(a) } q_m\cdot k_n \qquad \text{(b) } (q_m + p_m)\cdot(k_n + p_n)"
+    r"\qquad \text{(c) } R(m\theta)q_m \cdot R(n\theta)k_n",
+    "layouts": r"\mathrm{rope}_{\mathrm{split}}(q_{:,P}) = \mathrm{rope}_{\mathrm{interleaved}}"
+    r"(q)_{:,P},\qquad P = (0, 2, \ldots, d-2,\; 1, 3, \ldots, d-1)",
+    "none": r"\theta_j = b^{-2j/d}",
+    "linear": r"\theta'_j = \theta_j / s \qquad (m \mapsto m / s)",
+    "ntk": r"b' = b\,\Big(\frac{s L}{L_0} - (s - 1)\Big)^{d/(d-2)},\ \theta'_j = b'^{-2j/d}",
+    "yarn": r"\theta'_j = (1-\gamma_j)\,\theta_j + \gamma_j\,\frac{\theta_j}{s},\ \gamma_j = "
+    r"\mathrm{clip}\Big(\frac{j - j_{32}}{j_{1} - j_{32}}, 0, 1\Big),\ S \to a^2 S,\ "
+    r"a = 0.1\ln s + 1",
+    "bound": r"\Big|\sum_{j} h_j e^{i r\theta_j}\Big| \le \max_j |h_{j+1} - h_j|\sum_{j=1}^{d/2}"
+    r"|S_j(r)|,\quad S_j(r) = \sum_{k=0}^{j-1} e^{i r\theta_k},\quad"
+    r"\text{plotted: } \frac{1}{d/2}\sum_{j=1}^{d/2} |S_j(r)|",
+    "same": r"\frac{\mathbb{E}\,\langle R(m\theta)x,\,R(n\theta)x\rangle}{\mathbb{E}\,|x|^2}"
+    r" = \frac{2}{d}\sum_j \cos(r\theta_j),\qquad r = m - n",
+}
+
+
+def grid_note(grid, n: int) -> None:
+    if grid.downsampled:
+        rows, cols = grid.z.shape
+        steps = dict(row_step=grid.row_step, col_step=grid.col_step)
+        st.caption(t("common.downsampled", rows=rows, cols=cols, n_rows=n, n_cols=n, **steps))
+
+
+def residual(view) -> str:
+    return "—" if view.residual is None else f"{view.residual:.2e}"
+
+
+def chart(fig, key: str, where=st) -> None:
+    where.plotly_chart(fig, width="stretch", key=key)
+
+
+st.title(t("rope.title"))
+st.markdown(t("rope.intro"))
+st.latex(FORMULAS["intro"])
+if kind == "sentence":
+    tokens = data.tokenize(text) or (data.EMPTY_TOKEN,)
+    st.caption(t("rope.tokens", count=len(tokens), tokens=" | ".join(tokens[:40])))
+labels = [t(f"rope.tab_{name}") for name in sp.TAB_NAMES]
+data.keep_tab(sp.TAB.key, labels, sp.TAB.options)
+tabs = dict(zip(sp.TAB_NAMES, st.tabs(labels, key=sp.TAB.key, bind="query-params"), strict=True))
+
+with tabs["scores"]:
+    if tabs["scores"].open:
+        left, right = st.columns(2)
+        scale = controls.toggle(sp.SCALE, t("rope.scale"), t("rope.scale_help"), container=left)
+        how = controls.choice(sp.VIEW, t("rope.view"), t("rope.view_help"), container=right)
+        st.latex(FORMULAS["scores"])
+        args = (*model, length, layout, *content, scale, how)
+        view = data.score_view(*args)
+        draw = dict(attention=how == "attention", height=controls.chart_height(620))
+        fig = figs.score_heatmap(view.grid, **POS, tokens=view.tokens, **draw)
+        chart(fig, "rope_scores_chart")
+        grid_note(view.grid, length)
+        label = t("rope.residual", max_abs=f"{view.max_abs:.3g}", shift=view.period)
+        label = label if view.period else t("rope.no_period")
+        st.metric(label, residual(view), help=t("rope.residual_help"))
+        st.caption(t(f"rope.scores_notice_{how}"))
+        if length > data.EXPORT_MAX:
+            st.caption(t("rope.export_capped", n=data.EXPORT_MAX))
+        export.offer("rope_scores", fig, matrix=lambda: data.rope_matrix(*args))
+
+with tabs["pair"]:
+    if tabs["pair"].open:
+        cols = st.columns(3)
+        pair = controls.slider(sp.PAIR, t("rope.pair"), t("rope.pair_help"), container=cols[0])
+        m = controls.slider(sp.POS_M, "m", t("rope.m_help"), container=cols[1])
+        n = controls.slider(sp.POS_N, "n", t("rope.n_help"), container=cols[2])
+        ps = data.pair_state(*model, layout, *content, pair, m, n)
+        j, (dim1, dim2) = ps["pair"], ps["dims"]
+        if j != pair:
+            st.caption(t("rope.pair_clamped", pair=j))
+        names = {key: t(f"rope.pair_{key}", m=m, n=n) for key in ("q", "k", "q_m", "k_n")}
+        names |= {"x": t("rope.pair_axis", dim=dim1), "y": t("rope.pair_axis", dim=dim2)}
+        st.latex(FORMULAS["pair"])
+        st.latex(
+            rf"\angle q_m - \angle k_n = (\angle q - \angle k) + (m - n)\,\theta_{{{j}}} = "
+            rf"{ps['start']:.4f} + ({m} - {n}) \cdot {ps['theta']:.6g} \equiv {ps['predicted']:.6f}"
+        )
+        left, right = st.columns([3, 2])
+        fig = figs.pair_figure(ps, labels=names, height=controls.chart_height(460))
+        chart(fig, "rope_pair_chart", left)
+        for key in ("measured", "score"):
+            right.metric(t(f"rope.pair_{key}"), f"{ps[key]:.6f}", help=t(f"rope.pair_{key}_help"))
+        st.caption(t("rope.pair_notice", j=j, dim1=dim1, dim2=dim2, theta=f"{ps['theta']:.6g}"))
+        export.offer("rope_pair", fig)
+
+with tabs["decay"]:
+    if tabs["decay"].open:
+        captions = [t("rope.decay_bound"), t("rope.decay_same")]
+        decay = controls.choice(sp.DECAY, t("rope.decay"), t("rope.decay_help"), captions=captions)
+        st.latex(FORMULAS[decay])
+        curves = data.decay_curves(*model, length, decay, sp.DECAY_BASES)
+        names = {b: t("rope.base_label", base=f"{b:,.0f}") for b in curves}
+        distances = data.decay_distances(length)
+        labels = dict(x_title=t("rope.distance"), y_title=t(f"rope.decay_{decay}"))
+        height = controls.chart_height(440)
+        fig = figs.decay_figure(distances, curves, names=names, **labels, height=height)
+        chart(fig, "rope_decay_chart")
+        st.caption(t(f"rope.decay_notice_{decay}", d=head_dim))
+        export.offer("rope_decay", fig, matrix=np.column_stack([distances, *curves.values()]))
+
+with tabs["compare"]:
+    if tabs["compare"].open:
+        st.latex(FORMULAS["compare"])
+        views = data.compare_views(*model, length, layout, *content, True)
+        titles = [t(f"rope.compare_{name}") for name in ("none", "additive", "rope")]
+        grids = [v.grid for v in views]
+        height = controls.chart_height(430)
+        fig = figs.compare_heatmaps(grids, titles, **POS, tokens=views[0].tokens, height=height)
+        chart(fig, "rope_compare_chart")
+        grid_note(grids[0], length)
+        for col, title, v in zip(st.columns(3), titles, views, strict=True):
+            col.metric(title, residual(v), help=t("rope.residual_help"))
+        st.caption(t("rope.compare_notice") if views[0].period else t("rope.no_period"))
+        export.offer("rope_compare", fig)
+
+with tabs["layouts"]:
+    if tabs["layouts"].open:
+        perm = posenc.split_permutation(head_dim)
+        st.latex(FORMULAS["layouts"])
+        rows = [t("rope.layout_interleaved"), t("rope.layout_split")]
+        fig = figs.layout_figure(head_dim, perm, row_labels=rows, x_title=t("rope.layout_dim"))
+        chart(fig, "rope_layout_chart")
+        check = data.layout_check(*model, length, *content)
+        for col, key in zip(st.columns(3), ("permuted", "vectors", "unpermuted"), strict=True):
+            tip = t(f"rope.check_{key}_help")
+            col.metric(t(f"rope.check_{key}"), f"{check[key]:.2e}", help=tip)
+        st.caption(t("rope.layout_notice", n=length))
+        export.offer("rope_layouts", fig)
+
+with tabs["extension"]:
+    if tabs["extension"].open:
+        c1, c2, c3 = st.columns(3)
+        scaling = controls.choice(
+            sp.SCALING, t("rope.scaling"), t("rope.scaling_help"), container=c1
+        )
+        factor = controls.number(sp.FACTOR, t("rope.factor"), t("rope.factor_help"), container=c2)
+        orig = controls.slider(sp.ORIGINAL, t("rope.orig"), t("rope.orig_help"), container=c3)
+        st.latex(FORMULAS[scaling])
+        ext = data.extension_view(*model, layout, *content, scaling, float(factor), int(orig), True)
+        a, context = ext["attention_factor"], ext["context"]
+        metrics = {"context": context, "attention_factor": a, "score_factor": a * a}
+        for col, (key, value) in zip(st.columns(3), metrics.items(), strict=True):
+            col.metric(t(f"rope.{key}"), f"{value:.6g}", help=t(f"rope.{key}_help"))
+        names = {code: t(f"rope.method_{code}") for code in data.SCALINGS}
+        kw = dict(names=names, x_title=t("rope.pair_index"), height=controls.chart_height(360))
+        left, right = st.columns(2)
+        chart(figs.frequency_figure(ext["inv_freq"], y_title="θⱼ", **kw), "rope_inv_chart", left)
+        marks = {t("rope.turns_fast"): 32.0, t("rope.turns_slow"): 1.0}
+        fig = figs.frequency_figure(ext["turns"], y_title=t("rope.turns"), thresholds=marks, **kw)
+        chart(fig, "rope_turns_chart", right)
+        st.caption(t("rope.frequency_notice", orig=orig))
+        texts = dict(titles=[t("rope.ext_scores"), t("rope.ext_bound")], x_title=t("rope.distance"))
+        texts |= dict(y_titles=["S(r)", t("rope.decay_bound")], original_label=f"L₀ = {orig}")
+        texts |= dict(names=names, height=controls.chart_height(560))
+        fig = figs.extension_figure(ext["distances"], ext["scores"], ext["bounds"], orig, **texts)
+        chart(fig, "rope_ext_chart")
+        st.caption(t(f"rope.ext_notice_{scaling}", orig=orig, context=context))
+        table = [ext["distances"], *ext["scores"].values(), *ext["bounds"].values()]
+        export.offer("rope_extension", fig, matrix=np.column_stack(table))

@@ -1,0 +1,205 @@
+"""The RoPE page in AppTest: every control, every tab, both languages, the numbers shown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import decode
+from streamlit.testing.v1 import AppTest
+
+from ui.specs import rope as sp
+from ui.texts import text
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = "pages/5_RoPE.py"
+SMALL = {"rope_len": "24", "rope_head_dim": "16"}
+
+
+def open_page(query: dict | None = None, lang: str = "en", tab: str | None = None) -> AppTest:
+    """A deep link: the app shell first (carried settings), then this page with its query.
+
+    Running the page file alone breaks st.page_link of the shared menu, hence switch_page.
+    """
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lang"] = lang
+    at.run()
+    at.switch_page(PAGE)
+    for key, value in {**(query or {}), **({"rope_tab": label(tab)} if tab else {})}.items():
+        at.query_params[key] = value
+    at.run()
+    assert_ok(at)
+    return at
+
+
+def label(tab: str, lang: str = "en") -> str:
+    return text(lang, f"rope.tab_{tab}")
+
+
+def assert_ok(at: AppTest) -> None:
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.get("plotly_chart"), "every tab draws a chart"
+    assert not at.warning, [w.value for w in at.warning]
+
+
+def charts(at: AppTest) -> dict[str, dict]:
+    return {el.proto.id.split("-")[-1]: json.loads(el.proto.spec) for el in at.get("plotly_chart")}
+
+
+def metric_values(at: AppTest) -> list[str]:
+    return [m.value for m in at.metric]
+
+
+# ---------------------------------------------------------------- every control
+
+
+SLIDERS = {
+    "scores": ["rope_head_dim", "rope_len", "rope_seed"],
+    "pair": ["rope_pair", "rope_m", "rope_n"],
+    "extension": ["rope_orig"],
+}
+NUMBERS = {"scores": ["rope_base"], "extension": ["rope_factor"]}
+RADIOS = {
+    "scores": ["rope_layout", "rope_content", "rope_view"],
+    "decay": ["rope_decay"],
+    "extension": ["rope_scaling"],
+}
+
+
+@pytest.mark.parametrize("tab, key", [(t, k) for t, keys in SLIDERS.items() for k in keys])
+def test_every_slider_moves_to_both_ends(tab, key):
+    at = open_page(SMALL, tab=tab)
+    for value in ("min", "max"):
+        widget = at.slider(key=key)
+        widget.set_value(getattr(widget, value)).run()
+        assert_ok(at)
+
+
+@pytest.mark.parametrize("tab, key", [(t, k) for t, keys in NUMBERS.items() for k in keys])
+def test_every_number_input_moves_to_its_ends(tab, key):
+    at = open_page(SMALL, tab=tab)
+    spec = next(s for s in sp.SPECS if s.key == key)
+    for value in (
+        spec.minimum + (1e-6 if getattr(spec, "exclusive_minimum", 0) else 0),
+        spec.maximum,
+    ):
+        at.number_input(key=key).set_value(value).run()
+        assert_ok(at)
+
+
+@pytest.mark.parametrize("tab, key", [(t, k) for t, keys in RADIOS.items() for k in keys])
+def test_every_choice_takes_every_option(tab, key):
+    at = open_page(SMALL, tab=tab)
+    for option in next(s for s in sp.SPECS if s.key == key).options:
+        at.radio(key=key).set_value(option).run()
+        assert_ok(at)
+        assert at.radio(key=key).value == option
+
+
+def test_scale_toggle_divides_the_drawn_scores_by_sqrt_d():
+    at = open_page({**SMALL, "rope_scale": "false"})
+    raw = decode(charts(at)["rope_scores_chart"]["data"][0]["z"])
+    at.checkbox(key="rope_scale").check().run()
+    assert_ok(at)
+    scaled = decode(charts(at)["rope_scores_chart"]["data"][0]["z"])
+    np.testing.assert_allclose(scaled, raw / 4.0, rtol=1e-6)
+
+
+def test_sentence_text_input_changes_the_tokens_and_the_period():
+    at = open_page({**SMALL, "rope_content": "sentence"})
+    at.text_input(key="rope_text").input("我 爱 你 啊 !").run()
+    assert_ok(at)
+    assert any("我 | 爱 | 你 | 啊 | !" in c.value for c in at.caption)
+    assert "P = 5" in at.metric[0].label
+
+
+@pytest.mark.parametrize("scaling", sp.SCALING.options)
+def test_each_context_extension_method_runs_and_shows_its_attention_factor(scaling):
+    query = {**SMALL, "rope_scaling": scaling, "rope_factor": "8", "rope_orig": "256"}
+    at = open_page(query, tab="extension")
+    context, factor, squared = metric_values(at)
+    assert context == "2048"
+    expected = 0.1 * np.log(8) + 1 if scaling == "yarn" else 1.0
+    assert float(factor) == pytest.approx(expected, abs=1e-5)
+    assert float(squared) == pytest.approx(expected**2, abs=1e-5)
+    names = [trace["name"] for trace in charts(at)["rope_ext_chart"]["data"]]
+    assert len(set(names)) == (1 if scaling == "none" else 2)
+
+
+# ---------------------------------------------------------------- the numbers shown
+
+
+def test_defaults_show_a_toeplitz_residual_at_rounding_level():
+    at = open_page()
+    assert float(at.metric[0].value) < 1e-11
+    z = decode(charts(at)["rope_scores_chart"]["data"][0]["z"])
+    assert z.shape == (256, 256)
+    assert np.abs(np.diagonal(z, -9) - z[9, 0]).max() < 1e-5
+
+
+def test_comparison_shows_additive_pe_far_from_toeplitz_and_rope_at_rounding():
+    at = open_page(SMALL, tab="compare")
+    none, additive, rope = (float(v) for v in metric_values(at))
+    assert none == 0.0 and rope < 1e-12 and additive > 0.1
+
+
+def test_layouts_agree_after_the_permutation_and_not_before():
+    at = open_page(SMALL, tab="layouts")
+    permuted, vectors, unpermuted = (float(v) for v in metric_values(at))
+    assert permuted < 1e-12 and vectors == 0.0 and unpermuted > 0.1
+
+
+def test_pair_angle_measured_equals_the_predicted_angle():
+    at = open_page({"rope_m": "1000", "rope_n": "997", "rope_pair": "2"}, tab="pair")
+    measured = float(at.metric[0].value)
+    assert f"{measured:.6f}" in at.latex[-1].value  # the prediction, typeset
+    at.slider(key="rope_m").set_value(1500).run()
+    at.slider(key="rope_n").set_value(1497).run()
+    assert float(at.metric[0].value) == pytest.approx(measured, abs=2e-6)
+
+
+def test_decay_tab_draws_the_three_bases_and_the_current_one():
+    at = open_page({**SMALL, "rope_base": "2000"}, tab="decay")
+    names = [trace["name"] for trace in charts(at)["rope_decay_chart"]["data"]]
+    assert names == ["b = 10,000", "b = 500,000", "b = 1,000,000", "b = 2,000"]
+
+
+def test_long_sequences_are_downsampled_and_say_so():
+    at = open_page({"rope_len": "4096", "rope_head_dim": "32"})
+    z = decode(charts(at)["rope_scores_chart"]["data"][0]["z"])
+    assert max(z.shape) <= 346
+    captions = " ".join(c.value for c in at.caption)
+    assert "4096 × 4096" in captions and "2048" in captions  # downsampled; export capped
+
+
+# ---------------------------------------------------------------- tabs and languages
+
+
+@pytest.mark.parametrize("tab", sp.TAB_NAMES)
+def test_every_tab_runs_in_chinese(tab):
+    at = open_page(SMALL, lang="zh", tab=None)
+    at.session_state[sp.TAB.key] = label(tab, "zh")
+    at.run()
+    assert_ok(at)
+    assert at.title[0].value == text("zh", "rope.title")
+
+
+def test_a_language_switch_keeps_the_open_tab():
+    at = open_page(SMALL, tab="pair")
+    at.radio(key="lang").set_value("zh").run()
+    assert_ok(at)
+    assert at.session_state[sp.TAB.key] == label("pair", "zh")
+    assert at.slider(key="rope_m")  # the pair tab is still open
+
+
+def test_an_unknown_tab_in_the_url_gives_a_notice_and_the_first_tab():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page(PAGE)
+    at.query_params["rope_tab"] = "nonsense"
+    at.run()
+    assert not at.exception
+    assert "rope_tab" in at.warning[0].value
+    assert at.checkbox(key="rope_scale")  # the first tab is drawn

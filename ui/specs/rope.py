@@ -1,0 +1,60 @@
+"""URL-bound controls of the RoPE attention-score viewer (``pages/5_RoPE.py``)."""
+
+from __future__ import annotations
+
+from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
+from ui.texts import LANGUAGES, text
+
+# Sidebar: the model and the content.
+HEAD_DIM = IntParam("rope_head_dim", 4, 256, 64, step=2)
+BASE = FloatParam("rope_base", 1.0, 1e9, 10000.0, exclusive_minimum=True)
+LENGTH = IntParam("rope_len", 2, 4096, 256)
+LAYOUT = ChoiceParam("rope_layout", ("interleaved", "split"), "interleaved")
+CONTENT = ChoiceParam("rope_content", ("random", "same", "sentence"), "random")
+TEXT = TextParam("rope_text", "the cat sat on the mat and the dog sat on the log", max_chars=200)
+SEED = IntParam("rope_seed", 0, 9999, 0)
+
+# Tab "scores".
+SCALE = BoolParam("rope_scale", True)
+VIEW = ChoiceParam("rope_view", ("scores", "attention"), "scores")
+# Tab "pair".
+PAIR = IntParam("rope_pair", 0, 127, 0)
+POS_M = IntParam("rope_m", 0, 4095, 7)
+POS_N = IntParam("rope_n", 0, 4095, 3)
+# Tab "decay".
+DECAY = ChoiceParam("rope_decay", ("bound", "same"), "bound")
+# Tab "extension".
+SCALING = ChoiceParam("rope_scaling", ("none", "linear", "ntk", "yarn"), "yarn")
+FACTOR = FloatParam("rope_factor", 1.0, 32.0, 4.0, step=0.5)
+ORIGINAL = IntParam("rope_orig", 64, 4096, 512, step=64)
+
+# Tabs run lazily; the open tab is kept in the URL under its (translated) label.
+TAB_NAMES = ("scores", "pair", "decay", "compare", "layouts", "extension")
+TAB = ChoiceParam(
+    "rope_tab",
+    tuple(text(lang, f"rope.tab_{name}") for lang in LANGUAGES for name in TAB_NAMES),
+    text("en", "rope.tab_scores"),
+)
+
+# Bases drawn together in the decay tab (LLaMA 2, LLaMA 3, long-context models).
+DECAY_BASES = (10000.0, 500000.0, 1000000.0)
+
+SPECS = (
+    HEAD_DIM,
+    BASE,
+    LENGTH,
+    LAYOUT,
+    CONTENT,
+    TEXT,
+    SEED,
+    SCALE,
+    VIEW,
+    PAIR,
+    POS_M,
+    POS_N,
+    DECAY,
+    SCALING,
+    FACTOR,
+    ORIGINAL,
+    TAB,
+)
