@@ -273,3 +273,14 @@ def test_embedding_panels_share_one_colour_scale():
     # The true value stays in the data (only the colour saturates).
     assert json.loads(fig.to_json())["data"][1]["z"] is not None
     assert float(np.asarray(fig.data[1].z).max()) == 50.0
+
+
+def test_gram_grid_of_any_matrix_equals_block_means_of_m_m_transposed():
+    from ui.heatmap_data import gram_grid  # the slot for uploaded learned embeddings
+
+    learned = np.random.default_rng(3).normal(size=(1500, 24))
+    grid = gram_grid(learned)
+    full = learned @ learned.T
+    expected = block_means(1500, 1500, rows_of(full), grid.row_step, grid.col_step)
+    assert grid.downsampled
+    np.testing.assert_allclose(grid.z, expected.z, rtol=1e-5, atol=1e-4)

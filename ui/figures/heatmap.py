@@ -330,7 +330,11 @@ def similarity_figure(
     fig.update_xaxes(type="category", title=f"{words['position']} j", **_ticks(x, starts))
     fig.update_layout(yaxis_scaleanchor="x")
     if reference is not None:
-        fig.add_hline(y=reference // grid.row_step, line=dict(color="black", width=1, dash="dot"))
+        row = reference // grid.row_step
+        fig.add_shape(
+            type="line", x0=-0.5, x1=len(x) - 0.5, y0=row, y1=row,
+            line=dict(color="black", width=1, dash="dot"),
+        )  # fmt: skip
     return style(fig, height=height)
 
 
