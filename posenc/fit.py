@@ -155,8 +155,8 @@ def fit_shift(
     omega = frequencies(d_model, base)
     columns = pair_columns(d_model, pairs, layout=layout)
     m = columns.size // 2
-    x = encode_positions(positions, d_model, base, layout=layout)[:, columns]
-    y = encode_positions(positions + k, d_model, base, layout=layout)[:, columns]
+    x = encode_positions(positions, d_model, base, layout=layout, pairs=m)
+    y = encode_positions(positions + k, d_model, base, layout=layout, pairs=m)
     w, rank = fit_linear_map(x, y)
     target = block_rotation(k * omega[:m], layout=layout)
     gap = np.abs(w - target)

@@ -294,23 +294,36 @@ def rotation_entries(
 
 
 def encode_positions(
-    positions, d_model: int, base: float = 10000.0, *, layout: str = "interleaved"
+    positions,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    layout: str = "interleaved",
+    pairs: int | None = None,
 ) -> np.ndarray:
     """Sinusoidal rows for arbitrary (scattered, fractional, negative) positions.
 
     .. math:: PE_{(p, 2i)} = \\sin \\omega_i p, \\quad PE_{(p, 2i+1)} = \\cos \\omega_i p
+
+    With ``pairs``, only pairs ``0 .. pairs - 1`` (the columns :func:`pair_columns`, in
+    that order), without computing the others.
 
     Examples
     --------
     >>> from posenc import sinusoidal
     >>> bool(np.allclose(encode_positions([3.0, 1.0], 6), sinusoidal(4, 6)[[3, 1]]))
     True
+    >>> encode_positions([0.0], 4096, pairs=1)
+    array([[0., 1.]])
     """
     positions = check_array("positions", positions)
     if positions.ndim != 1:
         raise ValueError(f"positions must be one-dimensional, got shape {positions.shape}")
     layout = check_layout(layout)
-    angles = np.multiply.outer(positions.astype(np.float64), frequencies(d_model, base))
+    omega = frequencies(d_model, base)
+    if pairs is not None:
+        omega = omega[: check_int("pairs", pairs, minimum=1, maximum=omega.size)]
+    angles = np.multiply.outer(positions.astype(np.float64), omega)
     return _join(np.sin(angles), np.cos(angles), layout, -1)
 
 

@@ -7,6 +7,7 @@ from conftest import APP, decode, figures
 from streamlit.testing.v1 import AppTest
 
 import posenc
+from ui import rotation_data as data
 from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import rotation as specs
 
@@ -169,4 +170,4 @@ def test_largest_settings_keep_charts_under_1_mb():
     sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
     assert len(sizes) == N_CHARTS and max(sizes) < MAX_CHART_BYTES, sizes
     assert float(metric(at, "max residual")) < 1e-11
-    assert any("512 of 4096" in i.value for i in at.info)
+    assert any(f"{data.FIT_DIMS} of 4096" in i.value for i in at.info)

@@ -155,6 +155,20 @@ def test_pair_columns_form_a_closed_system(layout):
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "split"])
+def test_encode_positions_of_the_first_pairs_are_their_columns(layout):
+    full = encode_positions([2.0, -7.5, 300.25], 64, layout=layout)
+    part = encode_positions([2.0, -7.5, 300.25], 64, layout=layout, pairs=5)
+    assert_array_equal(part, full[:, pair_columns(64, 5, layout=layout)])
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "split"])
+def test_seed_003_matrix_of_the_first_pairs_is_that_block_of_T_transposed(layout):
+    cols = pair_columns(32, 3, layout=layout)
+    t = posenc.rotation_matrix(-4.5, 32, layout=layout)[np.ix_(cols, cols)]
+    assert_array_equal(column_rotation_matrix(-4.5, 32, layout=layout, pairs=3), t.T)
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "split"])
 def test_encode_positions_equals_the_table(layout):
     table = posenc.sinusoidal(50, 12, 100.0, layout=layout, offset=-3.5)
     at = encode_positions(np.arange(50) - 3.5, 12, 100.0, layout=layout)
@@ -297,6 +311,8 @@ def test_spread_positions_are_reproducible_and_cover_many_turns():
         (lambda: rotation_entries(1.0, 8, rows=[8]), "rows"),
         (lambda: rotation_entries(1.0, 8, cols=[-1]), "cols"),
         (lambda: encode_positions([[1.0]], 4), "positions"),
+        (lambda: encode_positions([1.0], 4, pairs=3), "pairs"),
+        (lambda: column_rotation_matrix(1.0, 4, pairs=0), "pairs"),
         (lambda: shift_residuals(0, 4, 1.0), "length"),
         (lambda: shift_residuals(4, 5, 1.0), "d_model"),
         (lambda: offset_dot([float("nan")], 4), "k"),

@@ -49,7 +49,7 @@ TEXTS = {
     "rotation.fit_spread": "L random positions, many turns of every pair",
     "rotation.fit_sequence": "the run 0 … L−1",
     "rotation.fit_capped_dims": "The fit is dense, so it uses the first {pairs} pairs ({dims} of {d_model} dimensions). Each pair turns on its own: these dimensions form a closed system whose exact answer is the same block of T(k).",
-    "rotation.fit_capped_rows": "The fit uses {n} of the L = {L} positions, evenly chosen; that keeps it near one second.",
+    "rotation.fit_capped_rows": "The fit uses {n} of the L = {L} positions, evenly chosen, which keeps it fast.",
     "rotation.fit_underdetermined": "Underdetermined: n = {n} positions for m = {m} unknowns per output column. Many matrices fit the data exactly; shown is the one of minimum norm (X⁺Y), which is not T(k). Raise L to at least {m} with spread positions to recover T(k).",
     "rotation.fit_rank_deficient": "The positions do not pin W down: X has numerical rank {rank} < {m}. Over a short run the slow pairs barely move, their columns are nearly constant and look alike: W fits the data but differs from T(k) there. Try spread positions.",
     "rotation.fit_error": "fit error max |XW − Y|",

@@ -49,7 +49,7 @@ TEXTS = {
     "rotation.fit_spread": "L 个随机位置，每一对都转很多圈",
     "rotation.fit_sequence": "连续位置 0 … L−1",
     "rotation.fit_capped_dims": "拟合要用稠密矩阵，所以只用前 {pairs} 对（{d_model} 维中的 {dims} 维）。每一对独立旋转：这些维度自成一个封闭系统，精确解就是 T(k) 中对应的那一块。",
-    "rotation.fit_capped_rows": "拟合使用 L = {L} 个位置中均匀选取的 {n} 个，这样耗时约一秒。",
+    "rotation.fit_capped_rows": "拟合使用 L = {L} 个位置中均匀选取的 {n} 个，以保证速度。",
     "rotation.fit_underdetermined": "欠定：只有 {n} 个位置，而每个输出列有 {m} 个未知数。许多矩阵都能精确拟合数据；这里显示的是范数最小的解 (X⁺Y)，它不是 T(k)。用 spread 位置并把 L 提高到至少 {m}，即可还原 T(k)。",
     "rotation.fit_rank_deficient": "这些位置不足以确定 W：X 的数值秩为 {rank} < {m}。在一段短的连续位置上，慢的对几乎不动，它们的列近乎常数、彼此相似：W 能拟合数据，但在那里与 T(k) 不同。试试 spread 位置。",
     "rotation.fit_error": "拟合误差 max |XW − Y|",
