@@ -45,10 +45,11 @@ for column, name in zip(st.columns(5), posenc.SCHEMES, strict=True):
     column.markdown(f"**{names[name]}**")
     column.latex(FORMULAS[name])
     column.caption(t(f"binary.flaw_{name}"))
-grids = evolution_grids(seq_len, d_model, base)
+grids, tops = evolution_grids(seq_len, d_model, base)
 fig = figs.evolution_figure(
-    grids, list(names.values()), t("common.dimension"), position, height=controls.chart_height(460)
-)
+    grids, tops, list(names.values()), t("common.dimension"), position,
+    height=controls.chart_height(460),
+)  # fmt: skip
 st.plotly_chart(fig, width="stretch", key="bin_evolution")
 downsampled_note(grids[0], seq_len, d_model)
 st.caption(t("binary.evolution_notice", top=seq_len - 1))

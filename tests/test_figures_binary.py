@@ -57,11 +57,18 @@ def test_distance_grid_is_the_downsampled_distance_matrix(name):
     np.testing.assert_allclose(grid.z, want.z, atol=1e-5)
 
 
-def test_evolution_grids_hold_each_scheme_table():
-    grids = data.evolution_grids(20, 6, 10.0)
-    for name, grid in zip(posenc.SCHEMES, grids, strict=True):
+def test_evolution_grids_hold_each_scheme_table_and_its_largest_value():
+    grids, tops = data.evolution_grids(20, 6, 10.0)
+    for name, grid, top in zip(posenc.SCHEMES, grids, tops, strict=True):
+        table = posenc.scheme_table(name, 20, 6, 10.0)
         assert not grid.downsampled
-        np.testing.assert_allclose(grid.z, posenc.scheme_table(name, 20, 6, 10.0), atol=1e-6)
+        np.testing.assert_allclose(grid.z, table, atol=1e-6)
+        assert top == np.abs(table).max()
+
+
+def test_evolution_grids_leave_the_default_width_whole():
+    grids, _ = data.evolution_grids(50, 128, 10000.0)
+    assert not any(grid.downsampled for grid in grids)  # sin and cos never averaged
 
 
 def test_counter_curves_sample_the_bits_and_their_pairs():
@@ -77,8 +84,8 @@ def test_counter_curves_sample_the_bits_and_their_pairs():
 
 
 def test_evolution_figure_gives_each_scheme_its_own_colour_range():
-    grids = data.evolution_grids(50, 16, 10000.0)
-    fig = figs.evolution_figure(grids, TITLES, "dimension", "position")
+    grids, tops = data.evolution_grids(50, 16, 10000.0)
+    fig = figs.evolution_figure(grids, tops, TITLES, "dimension", "position")
     assert len(fig.data) == 5
     assert fig.layout.coloraxis.cmax == 49.0  # index reaches L - 1
     assert fig.layout.coloraxis5.cmax == pytest.approx(1.0)
@@ -86,10 +93,11 @@ def test_evolution_figure_gives_each_scheme_its_own_colour_range():
 
 
 def test_evolution_figure_at_the_largest_settings_is_under_1_mb():
-    grids = data.evolution_grids(8192, 4096, 1e9)
+    grids, tops = data.evolution_grids(8192, 4096, 1e9)
     assert grids[0].z.shape[0] <= data.EVOLUTION_ROWS
     assert grids[0].z.shape[1] <= data.EVOLUTION_COLS
-    fig = figs.evolution_figure(grids, TITLES, "dimension", "position")
+    assert tops[0] == 8191.0  # the true L - 1, not a block mean
+    fig = figs.evolution_figure(grids, tops, TITLES, "dimension", "position")
     assert chart_bytes(fig) < MAX_CHART_BYTES
 
 

@@ -22,9 +22,10 @@ from posenc.criteria import (
 from posenc.schemes import SCHEMES, scheme_table
 from ui.figures.common import MAX_CELLS, Grid
 
-# Cells per panel of the side-by-side evolution (5 panels share one chart's budget).
-EVOLUTION_ROWS = 250
-EVOLUTION_COLS = 100
+# Cells per panel of the side-by-side evolution (5 panels share one chart's budget);
+# 128 columns leave the default d_model = 128 whole (no averaging of sin with cos).
+EVOLUTION_ROWS = 200
+EVOLUTION_COLS = 128
 # Cells per axis of the distance matrix: 500 x 500 float32 is 1.33 MB of base64 JSON.
 DISTANCE_CELLS = 400
 # Float64 entries per block while reducing.
@@ -78,19 +79,26 @@ def criteria_rows(seq_len: int, d_model: int, base: float, k: int) -> tuple[Crit
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def evolution_grids(seq_len: int, d_model: int, base: float) -> tuple[Grid, ...]:
-    """Each scheme's table for positions 0 .. L-1, as block means for the side-by-side view."""
+def evolution_grids(
+    seq_len: int, d_model: int, base: float
+) -> tuple[tuple[Grid, ...], tuple[float, ...]]:
+    """Each scheme's table for positions 0 .. L-1 as block means for the side-by-side view,
+    and each table's largest ``|value|`` (of the table, not of the means)."""
     rows = block_rows(seq_len, d_model, EVOLUTION_ROWS)
+    grids, tops = [], []
+    for name in SCHEMES:
+        top = [0.0]
 
-    def blocks(name):
-        for start in range(0, seq_len, rows):
-            n = min(rows, seq_len - start)
-            yield start, scheme_table(name, n, d_model, base, total_length=seq_len, offset=start)
+        def blocks(name=name, top=top):
+            for start in range(0, seq_len, rows):
+                n = min(rows, seq_len - start)
+                table = scheme_table(name, n, d_model, base, total_length=seq_len, offset=start)
+                top[0] = max(top[0], float(np.abs(table).max()))
+                yield start, table
 
-    return tuple(
-        block_means(blocks(name), seq_len, d_model, EVOLUTION_ROWS, EVOLUTION_COLS)
-        for name in SCHEMES
-    )
+        grids.append(block_means(blocks(), seq_len, d_model, EVOLUTION_ROWS, EVOLUTION_COLS))
+        tops.append(top[0])
+    return tuple(grids), tuple(tops)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

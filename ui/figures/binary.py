@@ -21,6 +21,7 @@ PASS, FAIL, NONE = "✓", "✗", "–"
 
 def evolution_figure(
     grids: Sequence[Grid],
+    tops: Sequence[float],
     titles: Sequence[str],
     x_title: str,
     y_title: str,
@@ -29,15 +30,15 @@ def evolution_figure(
 ) -> go.Figure:
     """The schemes' tables side by side on shared positions, each with its own colour bar.
 
-    Each panel is centred on 0 (``COLORSCALE``) with range ``+-max |value|``: the index
-    panel's bar reads L-1, the others 1.
+    Each panel is centred on 0 (``COLORSCALE``) with range ``+-tops[i]``, the table's
+    largest ``|value|``: the index panel's bar reads L-1, the others 1.
     """
     n = len(grids)
     fig = make_subplots(
         rows=1, cols=n, shared_yaxes=True, subplot_titles=list(titles), horizontal_spacing=0.025
     )
-    for col, grid in enumerate(grids, start=1):
-        top = float(np.abs(grid.z).max()) or 1.0
+    for col, (grid, top) in enumerate(zip(grids, tops, strict=True), start=1):
+        top = float(top) or 1.0
         axis = "coloraxis" if col == 1 else f"coloraxis{col}"
         fig.add_trace(
             go.Heatmap(
@@ -164,6 +165,7 @@ def waves_figure(
                 col=1,
             )
         fig.update_yaxes(range=[-1.25, 1.25], tickvals=[-1, 0, 1], row=i + 1, col=1)
+    fig.update_xaxes(range=[-0.5, positions[-1] + 0.5])
     fig.update_xaxes(title=names["position"], dtick=1 if positions.size <= 33 else None, row=bits)
     style(fig, height=height)
     fig.update_layout(legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0))
@@ -253,7 +255,7 @@ def trajectory_figure(
                 y=curve[:, 1],
                 z=curve[:, 2],
                 mode="lines",
-                line=dict(color="rgba(110,110,110,0.45)", width=2),
+                line=dict(color="rgba(60,60,60,0.7)", width=3),
                 hoverinfo="skip",
                 showlegend=False,
             )
