@@ -96,7 +96,7 @@ def display_grid(z: np.ndarray, side: int = MAX_SIDE) -> Grid:
 def _finish(s: np.ndarray, content: Content, head_dim: int, scale: bool, view: str, side: int):
     """Residual and max on the raw scores, then scale / softmax in place and downsample."""
     residual = toeplitz_residual(s, content.period) if content.period else None
-    max_abs = float(np.abs(s).max())
+    max_abs = float(max(s.max(), -s.min()))  # no temporary copy of a 134 MB matrix
     if scale:
         s /= math.sqrt(head_dim)
     if view == "attention":
