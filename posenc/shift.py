@@ -42,11 +42,39 @@ _SLAB = 1 << 21
 
 
 def _halves(x: np.ndarray, layout: str, axis: int) -> tuple[np.ndarray, np.ndarray]:
-    """The sine and cosine parts of every pair along ``axis``."""
+    """The sine and cosine parts of every pair along ``axis`` (views, no copies)."""
     n = x.shape[axis]
+    index = [slice(None)] * x.ndim
     if layout == "interleaved":
-        return x.take(np.arange(0, n, 2), axis), x.take(np.arange(1, n, 2), axis)
-    return x.take(np.arange(n // 2), axis), x.take(np.arange(n // 2, n), axis)
+        sine, cosine = slice(0, n, 2), slice(1, n, 2)
+    else:
+        sine, cosine = slice(0, n // 2), slice(n // 2, n)
+    index[axis] = sine
+    s = x[tuple(index)]
+    index[axis] = cosine
+    return s, x[tuple(index)]
+
+
+def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, axis: int):
+    """Every pair (s, c) along ``axis`` -> (s cos + c sin, c cos - s sin).
+
+    Interleaved rows viewed as complex are ``s + i c``, and the map is one complex
+    product ``(s + i c)(cos - i sin)``: a single pass, about 4x faster than the real
+    form on strided halves. Otherwise the real form with one temporary.
+    """
+    if layout == "interleaved" and axis in (-1, x.ndim - 1):
+        z = np.ascontiguousarray(x, dtype=np.float64).view(np.complex128)
+        return np.multiply(z, cos - 1j * sin).view(np.float64)
+    out = np.empty(x.shape, dtype=np.result_type(x, cos))
+    s, c = _halves(x, layout, axis)
+    out_s, out_c = _halves(out, layout, axis)
+    scratch = np.multiply(c, sin)
+    np.multiply(s, cos, out=out_s)
+    out_s += scratch
+    np.multiply(s, sin, out=scratch)
+    np.multiply(c, cos, out=out_c)
+    out_c -= scratch
+    return out
 
 
 def _join(s: np.ndarray, c: np.ndarray, layout: str, axis: int) -> np.ndarray:
@@ -107,8 +135,7 @@ def apply_rotation(
     d_model = _width("rows", rows, -1)
     angles = k * frequencies(d_model, base)
     cos, sin = np.cos(angles), np.sin(angles)
-    s, c = _halves(rows, layout, -1)
-    return _join(s * cos + c * sin, c * cos - s * sin, layout, -1)
+    return _rotate(rows, cos, sin, layout, -1)
 
 
 def apply_rotation_columns(
@@ -151,8 +178,8 @@ def apply_rotation_columns(
     angles = k * frequencies(d_model, base)
     shape = (-1,) + (1,) * (columns.ndim - 1)
     cos, sin = np.cos(angles).reshape(shape), np.sin(angles).reshape(shape)
-    s, c = _halves(columns, layout, 0)
-    return _join(cos * s + sin * c, -sin * s + cos * c, layout, 0)
+    # Phi_i(k)^T (s, c)^T = (cos s + sin c, -sin s + cos c): the same numbers as the rows.
+    return _rotate(columns, cos, sin, layout, 0)
 
 
 def pair_columns(d_model: int, pairs: int | None = None, *, layout: str = "interleaved"):
@@ -363,9 +390,10 @@ def shift_residuals(
         n = min(step, length - start)
         rows = sinusoidal(n, d_model, base, layout=layout, offset=start)
         later = sinusoidal(n, d_model, base, layout=layout, offset=start + k)
-        out[start : start + n] = np.abs(apply_rotation(rows, k, base, layout=layout) - later).max(
-            axis=1
-        )
+        moved = apply_rotation(rows, k, base, layout=layout)
+        moved -= later
+        np.abs(moved, out=moved)
+        out[start : start + n] = moved.max(axis=1)
     return out
 
 

@@ -32,8 +32,8 @@ WINDOW = 64
 # Dense work (fit, conventions) on at most this many dimensions (pairs 0 .. 127): an
 # SVD-based least squares on 1024 x 512 costs ~13x more than on 1024 x 256.
 FIT_DIMS = 256
-# The fit uses at most this many positions (evenly chosen): 4x the columns.
-FIT_ROWS = 1024
+# The fit uses at most this many positions (evenly chosen): twice the columns.
+FIT_ROWS = 512
 # Points of a drawn line or scatter, at most.
 MAX_POINTS = 4000
 # T(k) is offered in full up to this width (8 MB .npy); wider: its blocks.
