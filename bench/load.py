@@ -98,6 +98,7 @@ def url_path(page_path: str) -> str:
 class Tally:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    opening: list[float] = field(default_factory=list)  # s from navigation to first idle
 
     def add(self, page: str, ms: float) -> None:
         self.latencies.setdefault(page, []).append(ms)
@@ -132,13 +133,16 @@ class Session:
         page.on("crash", lambda _: self.error("page crashed"))
         page.on("websocket", self._on_websocket)
         await page.add_init_script(RECORD_STATES)
+        timeout_ms = self.args.open_timeout * 1000
+        started = time.monotonic()
         try:
-            await page.goto(self.base + url_path(menu_path(self.name)), timeout=self.timeout_ms)
-            await page.wait_for_function(APP_IDLE, timeout=self.timeout_ms)
-            await page.get_by_role("slider").first.wait_for(timeout=self.timeout_ms)
+            await page.goto(self.base + url_path(menu_path(self.name)), timeout=timeout_ms)
+            await page.wait_for_function(APP_IDLE, timeout=timeout_ms)
+            await page.get_by_role("slider").first.wait_for(timeout=timeout_ms)
+            self.tally.opening.append(time.monotonic() - started)
             return True
         except Exception as error:
-            self.error(f"opening: {type(error).__name__}: {str(error).splitlines()[0]}")
+            self.error(f"opening: {type(error).__name__}: {(str(error) + ' ').splitlines()[0]}")
             return False
 
     async def drive(self, deadline: float) -> None:
@@ -146,9 +150,11 @@ class Session:
         page = self.page
         sliders = page.get_by_role("slider")
         count = await sliders.count()
+        step, ended = 0, "step limit"
         try:
             for step in range(MAX_STEPS):
                 if time.monotonic() >= deadline:
+                    ended = "deadline"
                     break
                 slider = sliders.nth(step % count)
                 value, low, high = await slider.evaluate("e => [+e.value, +e.min, +e.max]")
@@ -163,10 +169,14 @@ class Session:
                 if await shown.count():
                     text = " ".join((await shown.first.inner_text()).split())
                     self.error(f"exception shown after step {step}: {text}")
+                    ended = "exception"
                     break
                 await asyncio.sleep(self.args.think * self.rng.uniform(0.5, 1.5))
         except Exception as error:  # a timeout or a closed page: count it, stop this session
-            self.error(f"step: {type(error).__name__}: {str(error).splitlines()[0]}")
+            ended = f"{type(error).__name__}"
+            self.error(f"step {step}: {type(error).__name__}: {(str(error) + ' ').splitlines()[0]}")
+        if self.args.verbose:
+            print(f"  {self.tag}: {count} sliders, ended at step {step} ({ended})", flush=True)
 
     async def close(self) -> None:
         self.closing = True
@@ -180,7 +190,7 @@ async def phase(browser, base: str, names: list[str], seconds: float, tally: Tal
     try:
         opened = await asyncio.gather(*(s.open() for s in sessions))
         deadline = time.monotonic() + seconds
-        limit = seconds + 3 * args.step_timeout + 60
+        limit = seconds + args.step_timeout + 60
         ready = [s for s, ok in zip(sessions, opened, strict=True) if ok]
         await asyncio.wait_for(asyncio.gather(*(s.drive(deadline) for s in ready)), limit)
     finally:
@@ -239,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=float, default=10.0, help="seconds per page alone")
     parser.add_argument("--think", type=float, default=0.5, help="mean pause between steps (s)")
     parser.add_argument("--step-timeout", type=float, default=60.0, help="seconds per rerun")
+    parser.add_argument("--open-timeout", type=float, default=240.0, help="seconds to open")
+    parser.add_argument("--verbose", action="store_true", help="one line per session")
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: apt-get install -y chromium")
@@ -271,6 +283,14 @@ def main(argv: list[str] | None = None) -> int:
     all_single = [ms for name in names for ms in single.latencies.get(name, [])]
     all_loaded = [ms for name in names for ms in loaded.latencies.get(name, [])]
     print(row("**all**", all_single, all_loaded))
+    print()
+    for label, tally in (("alone", single), ("under load", loaded)):
+        if tally.opening:
+            times = sorted(tally.opening)
+            print(
+                f"Opening a page ({label}, navigation to first finished run): median "
+                f"{statistics.median(times):.1f} s, max {times[-1]:.1f} s."
+            )
     print()
     print(f"Errors: {len(errors)} (stException, console errors, page errors, disconnects, ")
     print(f"timeouts); run took {elapsed:.0f} s.")
