@@ -79,7 +79,9 @@ st.dataframe(figs.criteria_frame(rows, labels), hide_index=True, width="stretch"
 capped = [row for row in rows if row.pairs_checked < 2 * seq_len]
 if capped:
     st.info(t("binary.criteria_cap", rows=capped[0].pairs_checked, total=2 * seq_len))
-st.caption(t("binary.criteria_notice"))
+passing = [names[r.name] for r in rows if all(
+    (r.unique, r.bounded, r.consistent_offset, r.consistent_length, r.extrapolates))]  # fmt: skip
+st.caption(t("binary.criteria_notice", passing=", ".join(passing) or t("binary.criteria_none")))
 
 # 3. The binary counter and the sin/cos pairs of matching wavelength.
 st.header(t("binary.counter_header"))
@@ -133,10 +135,11 @@ st.plotly_chart(fig, width="stretch", key="bin_steps")
 if seq_len - k > figs.MAX_LINE_POINTS:
     group = -(-2 * (seq_len - k) // figs.MAX_LINE_POINTS)
     st.caption(t("binary.steps_envelope", limit=figs.MAX_LINE_POINTS, group=group))
-sinus = rows[-1].steps
-st.caption(t("binary.steps_notice", value=f"{sinus.mean():.6g}" if sinus.size else "–"))
 if curves[0].size:
+    st.caption(t("binary.steps_notice", value=f"{rows[-1].steps.mean():.6g}"))
     export.offer("binary_steps", fig, matrix=lambda: np.column_stack(curves))
+else:
+    st.caption(t("binary.steps_none", k=k))
 
 # 5. The d_model = 3 example: high frequencies close a loop.
 st.header(t("binary.loop_header"))
@@ -165,7 +168,8 @@ for column, specs, kind in zip(st.columns(2), (HIGH, LOW), ("high", "low"), stri
             step = criteria.step_distances(path).mean()
             st.caption(
                 t("binary.loop_result", i=pair.i, j=pair.j, distance=f"{pair.distance:.3g}",
-                  ratio=f"{pair.distance / step:.2g}" if step > 0 else "–", step=f"{step:.3g}")
+                  ratio=f"{pair.distance / step:.2g}" if step > 0 else "–", step=f"{step:.3g}",
+                  wavelength=f"{2 * np.pi / min(omegas):.4g}" if min(omegas) > 0 else "∞")
             )  # fmt: skip
         export.offer(f"binary_loop_{kind}", fig, matrix=path)
 if shown < seq_len:

@@ -50,6 +50,7 @@ def test_defaults_draw_six_charts_without_warnings():
     assert len(figures(at)) == 6
     assert not at.warning
     assert not at.info  # nothing is capped at the defaults
+    assert "Passing every column at these settings: sin/cos pairs." in captions(at)
 
 
 def test_criteria_table_shows_the_numbers_of_posenc():
@@ -139,7 +140,9 @@ def test_one_position_and_two_dimensions():
     at = open_page({"seq_len": "1", "d_model": "2"})
     table = criteria_table(at)
     assert table.iloc[:, 1].str.startswith("–").all()  # unique: no pair at L = 1
-    assert "No two positions" in captions(at)
+    assert "No two positions are 1 apart: increase L or decrease k." in captions(at)
+    assert "No two positions are 10 apart" in captions(at)  # the 3-D pair
+    assert "Passing every column at these settings: none." in captions(at)
 
 
 def test_chinese_texts():

@@ -65,7 +65,7 @@ def evolution_figure(
                 yanchor="top",
                 thickness=10,
                 tickvals=[-top, 0, top],
-                ticktext=[f"{-top:.3g}", "0", f"{top:.3g}"],
+                ticktext=[f"{-top:.6g}", "0", f"{top:.6g}"],
             ),
         )
         fig.update_xaxes(title=x_title, row=1, col=col)
