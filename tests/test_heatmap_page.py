@@ -372,10 +372,18 @@ def test_hover_names_pair_kind_omega_lambda_and_value_in_the_browser(server, pag
     page.goto(server.url + "/Heatmap?seq_len=4&d_model=4&base=100")
     wait_for_app(page)
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 4", timeout=60_000)
-    box = page.locator(".js-plotly-plot .nsewdrag").first.bounding_box()
-    # Cell (position 1, dimension 3): second row, fourth column.
-    page.mouse.move(box["x"] + box["width"] * 7 / 8, box["y"] + box["height"] * 3 / 8)
-    page.wait_for_selector(".hoverlayer .hovertext", timeout=10_000)
+    wait_for_app(page)
+    drag = page.locator(".js-plotly-plot .nsewdrag").first
+    drag.wait_for(state="visible", timeout=30_000)
+    hover = page.locator(".hoverlayer .hovertext")
+    for _ in range(20):  # the chart may be redrawn once after the first paint
+        box = drag.bounding_box()
+        if box is not None:
+            # Cell (position 1, dimension 3): second row, fourth column.
+            page.mouse.move(box["x"] + box["width"] * 7 / 8, box["y"] + box["height"] * 3 / 8)
+            if hover.count():
+                break
+        page.wait_for_timeout(500)
     text = page.locator(".hoverlayer .hovertext").first.text_content()
     assert "position 1" in text and "dimension 3 · cos · pair i = 1" in text
     assert "ω = 0.1" in text and "λ = 62.83" in text
