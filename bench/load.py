@@ -17,13 +17,16 @@ dropping. The cost: the 20 pages draw their charts on the same 2 cores as the se
 so the latencies below include the browser's share of the CPU; the single-session
 baseline of the same run pays that share too, for one page.
 
-A session's step: press an arrow key on one of the sidebar sliders (they take turns;
-right then left, so values stay near the defaults), then wait until the page's script
-state goes ``running`` -> ``notRunning``. Rerun latency = key press to finished
-script, measured with the page's own clock. Then a pause of ``--think`` seconds
-(jittered). Errors: ``stException`` on the page, console errors (except the known 404
-probes of ``/<page>/_stcore/health|host-config``), uncaught page errors, a closed
-websocket, a crashed page, a rerun that does not finish within ``--step-timeout``.
+Sessions open at most 4 at a time (opening times are reported); the clock starts
+when all are open. A session's step: press an arrow key on one of the page's sliders
+(they take turns; right, then left, away from a bound, so values stay near the
+defaults), then wait until the page's script state goes ``running`` ->
+``notRunning``. Rerun latency = key press to finished script, measured with the
+page's own clock. Then a pause of ``--think`` seconds (jittered). Errors:
+``stException`` on the page, console errors (except the known 404 probes of
+``/<page>/_stcore/health|host-config``), uncaught page errors, a closed websocket, a
+crashed page, a page that does not open within ``--open-timeout`` or a rerun that does
+not finish within ``--step-timeout``.
 
 Prints a markdown table for the README; exit status 1 on any error.
 """
@@ -54,6 +57,7 @@ SERVER_ENV = {
     "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",
     "STREAMLIT_CLIENT_SHOW_ERROR_DETAILS": "full",
 }
+OPEN_AT_ONCE = 4
 MAX_STEPS = 5000  # per session and phase, on top of the time limit
 SUBPATH_PROBE = re.compile(r"^https?://[^/]+/[^/]+/_stcore/(health|host-config)$")
 # Records every change of the app's script state with the page's clock.
@@ -157,12 +161,14 @@ class Session:
                     ended = "deadline"
                     break
                 slider = sliders.nth(step % count)
-                value, low, high = await slider.evaluate("e => [+e.value, +e.min, +e.max]")
+                value, low, high = await slider.evaluate(
+                    "e => [+e.value, +e.min, +e.max]", timeout=self.timeout_ms
+                )
                 right = (step // count) % 2 == 0
                 if value >= high or value <= low:
                     right = value <= low
                 t0 = await page.evaluate("performance.now()")
-                await slider.press("ArrowRight" if right else "ArrowLeft")
+                await slider.press("ArrowRight" if right else "ArrowLeft", timeout=self.timeout_ms)
                 done = await page.wait_for_function(RERUN_DONE, arg=t0, timeout=self.timeout_ms)
                 self.tally.add(self.name, float(await done.json_value()))
                 shown = page.locator("[data-testid=stException]")
@@ -188,7 +194,13 @@ async def phase(browser, base: str, names: list[str], seconds: float, tally: Tal
     """Open every session first, then let them all move sliders for ``seconds``."""
     sessions = [Session(browser, base, name, tally, args, seed + i) for i, name in enumerate(names)]
     try:
-        opened = await asyncio.gather(*(s.open() for s in sessions))
+        gate = asyncio.Semaphore(OPEN_AT_ONCE)  # visitors arrive a few at a time
+
+        async def open_one(session: Session) -> bool:
+            async with gate:
+                return await session.open()
+
+        opened = await asyncio.gather(*(open_one(s) for s in sessions))
         deadline = time.monotonic() + seconds
         limit = seconds + args.step_timeout + 60
         ready = [s for s, ok in zip(sessions, opened, strict=True) if ok]
