@@ -57,8 +57,8 @@ at = np.searchsorted(idx, dims)  # idx is sorted and holds the pair
 block = window[np.ix_(at, at)]
 right.markdown(t("rotation.block_header", pair=pair))
 right.plotly_chart(figs.block_figure(block, dims, t, height=chart(280)), key="rot_block_chart")
-right.latex(figs.angle_latex(pair, d_model, base, k, omega))
 st.latex(figs.block_latex(pair, k, block))
+st.latex(figs.angle_latex(pair, d_model, base, k, omega))
 with left:
     export.offer("rotation_T", fig_t, matrix=lambda: data.t_export(k, d_model, base, layout))
 if d_model > data.EXPORT_DIMS:

@@ -68,6 +68,9 @@ def matrix_figure(
                 )
     fig.update_yaxes(scaleanchor="x", scaleratio=1, constrain="domain")
     fig.update_xaxes(constrain="domain")
+    if contiguous and idx.size <= 16:  # whole-number ticks for tiny matrices
+        fig.update_xaxes(dtick=1)
+        fig.update_yaxes(dtick=1)
     return fig
 
 
@@ -120,8 +123,9 @@ def residual_figure(
         line=dict(color=GREY, dash="dash"),
         hoverinfo="skip",
     )
+    top = max(float(np.max(residuals)), EPS * (float(np.max(np.abs(positions))) + abs(k)), EPS)
     fig.update_xaxes(title=tr("rotation.axis_p"))
-    fig.update_yaxes(title=tr("rotation.axis_residual"), exponentformat="e", rangemode="tozero")
+    fig.update_yaxes(title=tr("rotation.axis_residual"), exponentformat="e", range=[0, 1.1 * top])
     fig.update_layout(legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0))
     return style(fig, height=height)
 
@@ -162,6 +166,8 @@ def circle_figure(
             size=6 if np.size(positions) <= 500 else 4,
             color=np.asarray(positions, dtype=np.float64),
             colorscale="Viridis",
+            cmin=0,
+            cmax=max(float(np.max(positions)), 1.0),
             colorbar=dict(title=tr("rotation.axis_p"), thickness=12),
         ),
         customdata=positions,
@@ -178,7 +184,11 @@ def circle_figure(
         hoverinfo="skip",
     )
     end = omega * (p + k)
-    for angle, colour, label in ((start, RED, "p"), (end, BLUE, "p + k")):
+    # Labels on opposite diagonals, so that they stay apart when p and p + k meet.
+    for angle, colour, label, place in (
+        (start, RED, "p", "top left"),
+        (end, BLUE, "p + k", "bottom right"),
+    ):
         x, y = np.sin(angle), np.cos(angle)
         fig.add_scatter(
             x=[0, x],
@@ -187,7 +197,7 @@ def circle_figure(
             line=dict(color=colour, width=2),
             marker=dict(size=[0, 16], color=colour),
             text=["", label],
-            textposition="top center" if y >= 0 else "bottom center",
+            textposition=place,
             textfont=dict(color=colour, size=15),
             name=label,
             hovertemplate=f"{label}<br>(%{{x:.6f}}, %{{y:.6f}})<extra></extra>",
@@ -271,7 +281,7 @@ def pair_error_figure(
             annotation_position="top right",
         )
     fig.update_xaxes(title=tr("rotation.axis_pair"))
-    fig.update_yaxes(type="log", title=tr("rotation.axis_fit_error"), exponentformat="e")
+    fig.update_yaxes(type="log", title=tr("rotation.axis_fit_error"), exponentformat="e", dtick=1)
     return style(fig, height=height, title=tr("rotation.fit_error_title"))
 
 
