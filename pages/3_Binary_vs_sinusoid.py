@@ -11,8 +11,9 @@ from ui.figures import binary as figs
 from ui.i18n import t
 from ui.specs.binary import BITS, GAP, HIGH, LOW, SCHEME, SPECS, K
 
-MAX_3D = 2000  # positions in the 3-D plots
-MAX_EXPORT_L = 2048  # largest L x L distance matrix offered for download
+# Positions drawn, at most (the criteria always use all L): a cap keeps a rerun at the
+# largest settings within a few times the default one (issue #7).
+MAX_EVOLUTION, MAX_3D, MAX_DISTANCE = 1024, 2000, 2048
 FORMULAS = {  # shared by both languages; gathered lines fit a fifth of the page
     "index": r"e(p)_j = p",
     "normalised": r"e(p)_j = \frac{p}{L-1}",
@@ -24,10 +25,13 @@ FORMULAS = {  # shared by both languages; gathered lines fit a fifth of the page
 }
 
 
-def downsampled_note(grid, n_rows: int, n_cols: int) -> None:
+def view_notes(grid, shown: int, n_cols: int, capped: str) -> None:
+    """Say when a view shows fewer positions than L, and when it shows block means."""
+    if shown < seq_len:
+        st.info(t(capped, shown=shown, total=seq_len))
     if grid.downsampled:
         rows, cols = grid.z.shape
-        st.caption(t("common.downsampled", rows=rows, cols=cols, n_rows=n_rows, n_cols=n_cols,
+        st.caption(t("common.downsampled", rows=rows, cols=cols, n_rows=shown, n_cols=n_cols,
                      row_step=grid.row_step, col_step=grid.col_step))  # fmt: skip
 
 
@@ -45,14 +49,15 @@ for column, name in zip(st.columns(5), posenc.SCHEMES, strict=True):
     column.markdown(f"**{names[name]}**")
     column.latex(FORMULAS[name])
     column.caption(t(f"binary.flaw_{name}"))
-grids, tops = evolution_grids(seq_len, d_model, base)
+shown = min(seq_len, MAX_EVOLUTION)
+grids, tops = evolution_grids(seq_len, d_model, base, shown)
 fig = figs.evolution_figure(
     grids, tops, list(names.values()), t("common.dimension"), position,
     height=controls.chart_height(460),
 )  # fmt: skip
 st.plotly_chart(fig, width="stretch", key="bin_evolution")
-downsampled_note(grids[0], seq_len, d_model)
-st.caption(t("binary.evolution_notice", top=seq_len - 1))
+view_notes(grids[0], shown, d_model, "binary.evolution_capped")
+st.caption(t("binary.evolution_notice", top=f"{tops[0]:g}"))
 export.offer("binary_evolution", fig)
 
 # 2. The criteria, measured by posenc.criteria.
@@ -182,18 +187,13 @@ st.markdown(t("binary.distance_intro"))
 scheme = controls.choice(
     SCHEME, t("binary.scheme"), t("binary.scheme_help"), captions=list(names.values())
 )
-grid = distance_grid(scheme, seq_len, d_model, base)
+shown = min(seq_len, MAX_DISTANCE)
+grid = distance_grid(scheme, seq_len, d_model, base, shown)
 fig = figs.distance_figure(
     grid, x_title=position, y_title=position, height=controls.chart_height(520)
 )
 st.plotly_chart(fig, width="stretch", key="bin_distance")
-downsampled_note(grid, seq_len, seq_len)
+view_notes(grid, shown, shown, "binary.distance_capped")
 st.caption(t("binary.distance_notice"))
-if seq_len <= MAX_EXPORT_L:
-    full = lambda: np.vstack(  # noqa: E731
-        [b for _, b in criteria.distance_blocks(scheme, seq_len, d_model, base)]
-    )
-    export.offer("binary_distance", fig, matrix=full)
-else:
-    export.offer("binary_distance", fig)
-    st.caption(t("binary.distance_export", limit=MAX_EXPORT_L))
+blocks = lambda: criteria.distance_blocks(scheme, shown, d_model, base, total_length=seq_len)  # noqa: E731
+export.offer("binary_distance", fig, matrix=lambda: np.vstack([b for _, b in blocks()]))

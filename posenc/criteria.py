@@ -188,7 +188,7 @@ def step_distances(table, k: int = 1) -> np.ndarray:
     step = _rows_per_block(table.shape[1])
     for start in range(0, out.size, step):
         stop = min(start + step, out.size)
-        diff = table[start + k : stop + k].astype(np.float64) - table[start:stop]
+        diff = np.subtract(table[start + k : stop + k], table[start:stop], dtype=np.float64)
         out[start:stop] = np.sqrt(np.einsum("ij,ij->i", diff, diff))
     return out
 
@@ -395,6 +395,7 @@ def distance_blocks(
     base: float = 10000.0,
     *,
     block_rows: int = 256,
+    total_length: int | None = None,
 ) -> Iterator[tuple[int, np.ndarray]]:
     """The ``L x L`` matrix ``||e(i) - e(j)||`` of scheme ``name``, in row blocks.
 
@@ -414,6 +415,9 @@ def distance_blocks(
         For ``"sinusoidal"``.
     block_rows : int
         Rows per block, >= 1.
+    total_length : int, optional
+        The L that ``"normalised"`` divides by (default ``length``): the first ``length``
+        positions of a longer sequence.
 
     Examples
     --------
@@ -428,7 +432,9 @@ def distance_blocks(
     length = check_int("length", length, minimum=1)
     d_model = check_int("d_model", d_model, minimum=1)
     block_rows = check_int("block_rows", block_rows, minimum=1)
-    source = _Source(name, length, d_model, base, length)
+    total = length if total_length is None else total_length
+    total = check_int("total_length", total, minimum=length)
+    source = _Source(name, length, d_model, base, total)
     if name in SHIFT_INVARIANT:
         offsets = _offsets(source, length)
         cols = np.arange(length)
@@ -516,32 +522,40 @@ def scheme_criteria(
     short = _Source(name, length, d_model, base, length, layout_length=double)
 
     # One pass over the table for 2L (range, D(k) = ||e(k) - e(0)||) and, on its first
-    # L rows, the table for L (change of codes, max |value|, steps p -> p + k).
+    # L rows, the table for L (change of codes, max |value|, steps p -> p + k). One work
+    # buffer takes every difference: no fresh 32 MB temporaries per block.
     low, high, top, change = math.inf, -math.inf, 0.0, 0.0
     offsets, offsets_short = np.empty(double), np.empty(length)
     first, first_short = long.rows(0, 1)[1], short.rows(0, 1)[1]
     steps = np.empty(max(0, length - k))
-    tail = np.empty((0, short.width))  # last k scaled rows of the previous block
-    block = _rows_per_block(max(long.width, short.width))
+    tail = np.empty((0, short.width))  # the last (up to) k scaled rows before this block
+    block = _rows_per_block(long.width)
+    work = np.empty((min(block, double), long.width))
+
+    def distances_to(rows: np.ndarray, row: np.ndarray) -> np.ndarray:
+        diff = np.subtract(rows, row, out=work[: rows.shape[0]])
+        return np.sqrt(np.einsum("ij,ij->i", diff, diff))
+
     for start in range(0, double, block):
         stop = min(start + block, double)
         values, scaled = long.rows(start, stop)
         low, high = min(low, float(values.min())), max(high, float(values.max()))
-        diff = scaled - first
-        offsets[start:stop] = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+        offsets[start:stop] = distances_to(scaled, first)
         if start >= length:
             continue
         n = min(stop, length) - start
         values_short, scaled_short = short.rows(start, start + n)
-        change = max(change, float(np.abs(values_short - values[:n]).max()))
-        top = max(top, float(np.abs(values_short).max()))
-        diff = scaled_short - first_short
-        offsets_short[start : start + n] = np.sqrt(np.einsum("ij,ij->i", diff, diff))
-        joined = np.vstack([tail, scaled_short])
-        moved = step_distances(joined, k)  # the steps that end in this block
-        begin = start - tail.shape[0]
-        steps[begin : begin + moved.size] = moved
-        tail = joined[-k:]
+        gap = np.abs(np.subtract(values_short, values[:n], out=work[:n]), out=work[:n])
+        change = max(change, float(gap.max()))
+        top = max(top, float(np.abs(values_short, out=work[:n]).max()))
+        offsets_short[start : start + n] = distances_to(scaled_short, first_short)
+        inner = step_distances(scaled_short, k)  # p and p + k both in this block
+        steps[start : start + inner.size] = inner
+        if tail.shape[0]:  # p before this block, p + k in it
+            edge = step_distances(np.vstack([tail, scaled_short[:k]]), k)
+            begin = start - tail.shape[0]
+            steps[begin : begin + edge.size] = edge
+        tail = scaled_short[-k:] if n >= k else np.vstack([tail, scaled_short])[-k:]
 
     if name in SHIFT_INVARIANT:
         near = _shift_invariant_min(offsets_short, length)

@@ -166,5 +166,8 @@ def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb():
     assert peak < 512 * 2**20
     notes = captions(at) + "\n".join(i.value for i in at.info)
     assert "block means" in notes  # evolution and distance matrix are downsampled
-    assert "first 2000 of the 8192 positions" in notes  # the 3-D plots are capped
+    assert "view shows the first 1024 of the 8192 positions" in notes
+    assert "first 2000 of the 8192 positions" in notes  # the 3-D plots
+    assert "matrix shows the first 2048 of the 8192 positions" in notes
+    assert "among the first 8192 of the 16384 positions" in notes  # closest pair at 2L
     assert "smallest and largest value of every group" in notes  # step curves

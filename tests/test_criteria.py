@@ -154,6 +154,13 @@ def test_distance_blocks_are_the_full_distance_matrix(name):
     np.testing.assert_allclose(full, expected, atol=1e-9)
 
 
+def test_distance_blocks_of_the_first_positions_of_a_longer_sequence():
+    full = np.vstack([b for _, b in distance_blocks("normalised", 5, 3, total_length=11)])
+    table = posenc.scheme_table("normalised", 5, 3, total_length=11)
+    np.testing.assert_allclose(full, brute_distances(table), atol=1e-12)
+    assert full[0, 1] == pytest.approx(np.sqrt(3) / 10)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     rows=st.integers(1, 60),

@@ -28,6 +28,8 @@ EVOLUTION_ROWS = 200
 EVOLUTION_COLS = 128
 # Cells per axis of the distance matrix: 500 x 500 float32 is 1.33 MB of base64 JSON.
 DISTANCE_CELLS = 400
+# Rows searched for the closest pair of binary and sin_pow2 (Gram tiles, O(rows^2)).
+MAX_PAIR_ROWS = 8192
 # Float64 entries per block while reducing.
 _BLOCK_ENTRIES = 2**22
 
@@ -75,38 +77,46 @@ def block_rows(n_rows: int, width: int, max_rows: int) -> int:
 @st.cache_data(max_entries=16, show_spinner=False)
 def criteria_rows(seq_len: int, d_model: int, base: float, k: int) -> tuple[Criteria, ...]:
     """The measured criteria of every scheme (posenc.criteria)."""
-    return tuple(scheme_criteria(name, seq_len, d_model, base, k=k) for name in SCHEMES)
+    return tuple(
+        scheme_criteria(name, seq_len, d_model, base, k=k, max_pair_rows=MAX_PAIR_ROWS)
+        for name in SCHEMES
+    )
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def evolution_grids(
-    seq_len: int, d_model: int, base: float
+    seq_len: int, d_model: int, base: float, shown: int | None = None
 ) -> tuple[tuple[Grid, ...], tuple[float, ...]]:
-    """Each scheme's table for positions 0 .. L-1 as block means for the side-by-side view,
-    and each table's largest ``|value|`` (of the table, not of the means)."""
-    rows = block_rows(seq_len, d_model, EVOLUTION_ROWS)
+    """Each scheme's table for positions 0 .. shown-1 (of L = seq_len) as block means for
+    the side-by-side view, and each table's largest ``|value|`` (not of the means)."""
+    shown = seq_len if shown is None else min(shown, seq_len)
+    rows = block_rows(shown, d_model, EVOLUTION_ROWS)
     grids, tops = [], []
     for name in SCHEMES:
         top = [0.0]
 
         def blocks(name=name, top=top):
-            for start in range(0, seq_len, rows):
-                n = min(rows, seq_len - start)
+            for start in range(0, shown, rows):
+                n = min(rows, shown - start)
                 table = scheme_table(name, n, d_model, base, total_length=seq_len, offset=start)
                 top[0] = max(top[0], float(np.abs(table).max()))
                 yield start, table
 
-        grids.append(block_means(blocks(), seq_len, d_model, EVOLUTION_ROWS, EVOLUTION_COLS))
+        grids.append(block_means(blocks(), shown, d_model, EVOLUTION_ROWS, EVOLUTION_COLS))
         tops.append(top[0])
     return tuple(grids), tuple(tops)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def distance_grid(name: str, seq_len: int, d_model: int, base: float) -> Grid:
-    """``||e(i) - e(j)||`` for all positions, as block means of at most 400 x 400 cells."""
-    rows = block_rows(seq_len, seq_len, DISTANCE_CELLS)
-    blocks = distance_blocks(name, seq_len, d_model, base, block_rows=rows)
-    return block_means(blocks, seq_len, seq_len, DISTANCE_CELLS, DISTANCE_CELLS)
+def distance_grid(
+    name: str, seq_len: int, d_model: int, base: float, shown: int | None = None
+) -> Grid:
+    """``||e(i) - e(j)||`` for positions 0 .. shown-1 of L = seq_len, as block means of at
+    most 400 x 400 cells."""
+    shown = seq_len if shown is None else min(shown, seq_len)
+    rows = block_rows(shown, shown, DISTANCE_CELLS)
+    blocks = distance_blocks(name, shown, d_model, base, block_rows=rows, total_length=seq_len)
+    return block_means(blocks, shown, shown, DISTANCE_CELLS, DISTANCE_CELLS)
 
 
 def counter_curves(bits: int, samples: int = 1024) -> dict[str, np.ndarray]:

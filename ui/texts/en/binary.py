@@ -12,7 +12,8 @@ TEXTS = {
     "binary.flaw_binary": "Bounded and unique, independent of L, but discrete: one step may flip one bit or many (7 → 8 flips four).",
     "binary.flaw_sin_pow2": "Smooth and bounded, but fast sines come back: within the sequence the path closes loops and far positions come near.",
     "binary.flaw_sinusoidal": "Wavelengths from 2π to 2πn, and each sin/cos pair is a unit vector turned by ωᵢp: the step p → p+k is the same rotation for every p.",
-    "binary.evolution_notice": "Each panel is coloured on its own scale, centred on 0: the index panel's bar reaches L−1 = {top}, all others stay within ±1. Binary uses only the last ⌈log₂ L⌉ columns; the sines of both sine schemes slow down from left to right.",
+    "binary.evolution_capped": "The side-by-side view shows the first {shown} of the {total} positions; the criteria below use all of them.",
+    "binary.evolution_notice": "Each panel is coloured on its own scale, centred on 0: the index panel's bar reaches its largest position {top}, all others stay within ±1. Binary uses only the last ⌈log₂ L⌉ columns; the sines of both sine schemes slow down from left to right.",
     "binary.criteria_header": "The four criteria, measured",
     "binary.criteria_intro": "For each scheme at the current L, d and n. ✓ passes, ✗ fails, – cannot be measured (no pair of positions). Beside each mark the measured number.",
     "binary.crit_unique": "**Unique**: smallest distance between two positions (✓ if > 10⁻⁶).",
@@ -66,5 +67,5 @@ TEXTS = {
     "binary.scheme": "Scheme",
     "binary.scheme_help": "Which encoding's distance matrix to show: index, normalised, binary, sin_pow2 (sin with ω = 1/2ʲ) or sinusoidal (sin/cos pairs). Kept in the URL as bin_scheme.",
     "binary.distance_notice": "The sinusoid's matrix is constant along every diagonal and grows smoothly away from it; binary's is a patchwork of blocks, sin 1/2ʲ's has dark streaks away from the diagonal: far-apart positions that nearly collide.",
-    "binary.distance_export": "Matrix downloads are offered up to L = {limit} (a larger L × L matrix would be hundreds of MB).",
+    "binary.distance_capped": "The matrix shows the first {shown} of the {total} positions (their distances computed at L = {total}); the download holds these exact distances.",
 }

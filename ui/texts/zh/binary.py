@@ -12,7 +12,8 @@ TEXTS = {
     "binary.flaw_binary": "有界、唯一、与 L 无关，但是离散：走一步可能翻转一位，也可能翻转很多位（7 → 8 翻转四位）。",
     "binary.flaw_sin_pow2": "平滑且有界，但快的正弦会绕回来：序列之内路径闭合成环，相距很远的位置彼此靠近。",
     "binary.flaw_sinusoidal": "波长从 2π 到 2πn；每一对 sin/cos 是一个转过 ωᵢp 的单位向量：从 p 到 p+k 对每个 p 都是同一个旋转。",
-    "binary.evolution_notice": "每个子图用自己的色标，以 0 为中心：下标子图的色条达到 L−1 = {top}，其余都在 ±1 之内。二进制只用到最后 ⌈log₂ L⌉ 列；两种正弦方案的频率都从左到右逐渐变慢。",
+    "binary.evolution_capped": "并排视图只显示 {total} 个位置中的前 {shown} 个；下面的标准用到全部位置。",
+    "binary.evolution_notice": "每个子图用自己的色标，以 0 为中心：下标子图的色条达到所显示的最大位置 {top}，其余都在 ±1 之内。二进制只用到最后 ⌈log₂ L⌉ 列；两种正弦方案的频率都从左到右逐渐变慢。",
     "binary.criteria_header": "四条标准，逐一测量",
     "binary.criteria_intro": "按当前的 L、d、n 测量每种方案。✓ 通过，✗ 不通过，– 无法测量（没有成对的位置）。每个标记旁边是测得的数值。",
     "binary.crit_unique": "**唯一**：两个位置之间的最小距离（大于 10⁻⁶ 为 ✓）。",
@@ -66,5 +67,5 @@ TEXTS = {
     "binary.scheme": "方案",
     "binary.scheme_help": "显示哪种编码的距离矩阵：index（下标）、normalised（归一化）、binary（二进制）、sin_pow2（ω = 1/2ʲ 的正弦）或 sinusoidal（sin/cos 对）。保存在网址参数 bin_scheme 中。",
     "binary.distance_notice": "正弦编码的矩阵沿每条对角线不变，离对角线越远平滑地增大；二进制的是一块块拼起来的；sin 1/2ʲ 的在远离对角线处有暗色条纹：相距很远却几乎重合的位置。",
-    "binary.distance_export": "L 不超过 {limit} 时才提供矩阵下载（更大的 L × L 矩阵会有数百 MB）。",
+    "binary.distance_capped": "矩阵只显示 {total} 个位置中的前 {shown} 个（距离按 L = {total} 计算）；下载的就是这些精确距离。",
 }
