@@ -12,7 +12,7 @@ from ui.specs import wavelengths as specs
 
 
 def apply_preset(name: str) -> None:
-    st.session_state.update(specs.PRESETS[name])
+    controls.assign(specs.PRESETS[name])
 
 
 controls.setup_page("wavelengths", specs.SPECS)

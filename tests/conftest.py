@@ -176,7 +176,9 @@ def page(browser, request):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = context.new_page()
     pg.console_errors = []
+    pg.bad_responses = []
     pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))
+    pg.on("response", lambda r: r.status >= 400 and pg.bad_responses.append(r.url))
     yield pg
     failed = getattr(request.node, "rep_call", None)
     if failed is not None and failed.failed:
@@ -190,6 +192,19 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
     setattr(item, f"rep_{report.when}", report)
+
+
+# On a page's subpath the front end probes /<page>/_stcore/health and host-config and
+# gets 404 before it tries the root: Streamlit's own behaviour, not an app error.
+KNOWN_PROBES = ("/_stcore/health", "/_stcore/host-config")
+
+
+def real_errors(pg) -> list[str]:
+    """Console errors and failed responses, less the known subpath probes."""
+    unexpected = [u for u in pg.bad_responses if not u.endswith(KNOWN_PROBES)]
+    probe_404 = "Failed to load resource: the server responded with a status of 404"
+    console = [m for m in pg.console_errors if not (m.startswith(probe_404) and not unexpected)]
+    return unexpected + console
 
 
 def wait_for_app(pg, timeout: float = 60_000) -> None:

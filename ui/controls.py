@@ -22,26 +22,49 @@ from ui.params import BASE, CARRIED, D_MODEL, LANG, PRESENT, SEQ_LEN, BoolParam,
 _NOTICES = "_posenc_notices"
 _FIXES = "_posenc_fixes"
 _PENDING = "_posenc_pending_notices"
+_ASSIGNED = "_posenc_assigned"
+
+
+def assign(values: dict) -> None:
+    """Set widgets' values from code (presets; call it from a button's ``on_click``).
+
+    The keys are remembered so the widgets are then drawn without a ``value`` argument,
+    which would make Streamlit warn about a value set twice.
+    """
+    assigned = st.session_state.setdefault(_ASSIGNED, set())
+    for key, value in values.items():
+        st.session_state[key] = value
+        assigned.add(key)
 
 
 def check_query_params(specs: Iterable, raw: dict[str, str]) -> list[str]:
-    """Validate the URL values ``raw`` against ``specs``; return one message per problem."""
+    """Validate the URL values ``raw`` against ``specs``; return one message per problem.
+
+    Unknown names and invalid values are dropped from the URL before any widget binds
+    them, so Streamlit's own widget code never sees them (a 10 000-digit integer in a
+    bound number box would otherwise crash inside Streamlit).
+    """
     specs = {spec.key: spec for spec in specs}
     problems = []
     for key, value in raw.items():
         spec = specs.get(key)
         if spec is None:
             problems.append(t("common.notice_unknown", name=key[:40]))
-            try:
-                del st.query_params[key]
-            except Exception:  # bound parameters belong to their widget
-                pass
+            _drop(key)
             continue
         try:
             spec.parse(value)
         except ValueError as error:
             problems.append(str(error))
+            _drop(key)
     return problems
+
+
+def _drop(key: str) -> None:
+    try:
+        del st.query_params[key]
+    except Exception:  # a parameter already bound to a widget belongs to it
+        pass
 
 
 FAVICON = str(Path(__file__).resolve().parents[1] / "assets" / "favicon.png")
@@ -113,9 +136,34 @@ def share_link(specs: Sequence, raw: dict[str, str]) -> None:
         st.code(address or t("common.share_defaults"), language=None, wrap_lines=True)
 
 
-def _initial(spec) -> dict:
-    # Passing `value` while Session State holds the key makes Streamlit warn on screen.
-    return {} if spec.key in st.session_state else {"value": spec.default}
+def _widget_arguments(spec, *, set_by_code: bool) -> dict:
+    """``value`` and ``bind`` for a widget of ``spec``.
+
+    Page settings are bound to the URL by Streamlit. The settings carried across pages
+    are not: element ids include the page, so each page has its own ``seq_len`` widget,
+    and Streamlit drops a bound parameter from the URL when the page that bound it is
+    left, which would lose the values a menu link carries. Those widgets start from the
+    carried value, and ``_sync_url`` writes the URL.
+
+    ``value`` is always passed (otherwise a fresh widget starts at Streamlit's implicit
+    default, a slider's minimum) except right after code assigned the key in Session
+    State, when passing it makes Streamlit warn on screen.
+    """
+    carried = spec in CARRIED
+    arguments = {} if carried else {"bind": "query-params"}
+    if not set_by_code:
+        start = menu.carried_values().get(spec.key, spec.default) if carried else spec.default
+        arguments["value"] = start
+    return arguments
+
+
+def _sync_url(spec, value) -> None:
+    if spec not in CARRIED:
+        return
+    if value != spec.default:
+        st.query_params[spec.key] = _as_text(value)
+    elif spec.key in st.query_params:
+        del st.query_params[spec.key]
 
 
 def _as_text(value) -> str:
@@ -123,16 +171,20 @@ def _as_text(value) -> str:
 
 
 def _checked(spec, draw: Callable[[dict], object]):
-    """Draw a bound widget; if its value breaks the spec, reset it and rerun once.
+    """Draw a widget of ``spec``; if its value breaks the spec, reset it and rerun once.
 
     On a first load the URL beats Session State, and Streamlit checks only the range
     of a URL value (not, say, that d_model is even). A value set in Session State wins
     on every later run, hence the rerun; the notice survives it.
     """
     fixes = st.session_state.setdefault(_FIXES, {})
+    assigned = st.session_state.setdefault(_ASSIGNED, set())
     if spec.key in fixes:
         st.session_state[spec.key] = fixes.pop(spec.key)
-    value = draw(_initial(spec))
+        assigned.add(spec.key)
+    set_by_code = spec.key in assigned
+    assigned.discard(spec.key)
+    value = draw(_widget_arguments(spec, set_by_code=set_by_code))
     try:
         spec.parse(_as_text(value))
     except ValueError as error:
@@ -143,6 +195,7 @@ def _checked(spec, draw: Callable[[dict], object]):
             *([str(error)] if str(error) not in pending else []),
         ]
         st.rerun()
+    _sync_url(spec, value)
     return value
 
 
@@ -156,7 +209,6 @@ def slider(spec, label: str, help: str, *, container=st, **kwargs):
             step=spec.step,
             key=spec.key,
             help=help,
-            bind="query-params",
             **initial,
             **kwargs,
         ),
@@ -176,7 +228,6 @@ def number(spec, label: str, help: str, *, container=st, **kwargs):
             step=spec.step,
             key=spec.key,
             help=help,
-            bind="query-params",
             **initial,
             **kwargs,
         ),
@@ -199,7 +250,9 @@ def choice(
     """
 
     def draw(initial: dict):
-        index = {"index": spec.options.index(spec.default)} if initial else {}
+        initial = dict(initial)
+        if "value" in initial:
+            initial["index"] = spec.options.index(initial.pop("value"))
         return container.radio(
             label,
             spec.options,
@@ -207,8 +260,7 @@ def choice(
             help=help,
             captions=captions,
             horizontal=horizontal,
-            bind="query-params",
-            **index,
+            **initial,
         )
 
     return _checked(spec, draw)
@@ -217,9 +269,7 @@ def choice(
 def toggle(spec: BoolParam, label: str, help: str, *, container=st):
     return _checked(
         spec,
-        lambda initial: container.checkbox(
-            label, key=spec.key, help=help, bind="query-params", **initial
-        ),
+        lambda initial: container.checkbox(label, key=spec.key, help=help, **initial),
     )
 
 
@@ -231,7 +281,6 @@ def text_input(spec, label: str, help: str, *, container=st, **kwargs):
             key=spec.key,
             help=help,
             max_chars=spec.max_chars,
-            bind="query-params",
             **initial,
             **kwargs,
         ),
