@@ -177,6 +177,8 @@ def test_dot_curve_covers_the_sequence_and_k():
     assert curve.k[0] == -300.0 and curve.k[-1] == 300.0
     assert curve.k.size == data.MAX_POINTS + 1
     assert_allclose(curve.dot, curve.dot[::-1])  # even in k
+    assert_allclose(curve.dot, posenc.offset_dot(curve.k, 16), atol=0)
+    assert_allclose(curve.distance, posenc.offset_distance(curve.k, 16), atol=1e-9)
 
 
 def test_dot_at_compares_rows_with_the_formula():
