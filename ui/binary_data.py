@@ -31,7 +31,7 @@ DISTANCE_CELLS = 400
 # Rows searched for the closest pair of binary and sin_pow2 (Gram tiles, O(rows^2)).
 MAX_PAIR_ROWS = 8192
 # Float64 entries per block while reducing.
-_BLOCK_ENTRIES = 2**22
+_BLOCK_ENTRIES = 2**20
 
 
 def block_means(
