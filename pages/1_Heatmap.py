@@ -130,8 +130,8 @@ with tab_frameworks:
 with tab_embedding:
     st.markdown(t("heatmap.emb_intro"))
     st.latex(r"x_p = E_p + PE_p")
-    seed = controls.number(
-        spec.SEED, t("heatmap.seed"), t("heatmap.seed_help"), container=st.columns(4)[0]
+    seed = controls.slider(
+        spec.SEED, t("heatmap.seed"), t("heatmap.seed_help"), container=st.columns(3)[0]
     )
     panels = data.embedding_panels(seq_len, d_model, base, layout, int(seed))
     st.plotly_chart(
@@ -153,11 +153,14 @@ with tab_similarity:
         r" + \cos\omega_k i\,\cos\omega_k j\big] = \sum_{k=0}^{d/2-1} \cos\big(\omega_k (i-j)\big)"
     )
     asked = controls.number(
-        spec.SIM_ROW, t("heatmap.sim_row"), t("heatmap.sim_row_help"), container=st.columns(4)[0]
-    )
-    reference = min(int(asked), seq_len - 1)
+        spec.SIM_ROW, t("heatmap.sim_row"), t("heatmap.sim_row_help"),
+        container=st.columns(4)[0], format="%.0f",
+    )  # fmt: skip
+    reference = min(round(asked), seq_len - 1)
     if reference != asked:
-        st.caption(t("heatmap.sim_row_clamped", asked=asked, used=reference))
+        st.caption(
+            t("heatmap.sim_row_clamped", asked=f"{asked:g}", last=seq_len - 1, used=reference)
+        )
     similarity = data.similarity_grid(seq_len, d_model, base)
     sim_figure = figs.similarity_figure(similarity, words=words, reference=reference, height=height)
     st.plotly_chart(sim_figure, width="stretch", key="hm_similarity")

@@ -218,7 +218,7 @@ def test_a_long_sentence_is_capped_with_a_notice():
 
 def test_embedding_seed_draws_the_seeded_embedding_and_the_sums():
     at = open_page({"d_model": 8, "seq_len": 5})
-    at.number_input(key="hm_seed").set_value(7)
+    at.slider(key="hm_seed").set_value(7)
     run(at)
     panels = [decode(trace["z"]).astype(np.float64) for trace in by_key(at, "hm_embedding")["data"]]
     emb = np.random.default_rng(7).standard_normal((5, 8))
@@ -241,9 +241,14 @@ def test_reference_position_draws_that_row_of_pe_pe_transposed():
     np.testing.assert_allclose(sim, pe @ pe.T, rtol=1e-6)
 
 
+def test_a_fractional_reference_from_a_link_is_rounded_to_a_position():
+    at = open_page({"hm_sim_row": "10.4"})
+    assert int(np.argmax(decode(by_key(at, "hm_curve")["data"][0]["y"]))) == 10
+
+
 def test_a_reference_beyond_the_sequence_is_clamped_with_a_notice():
     at = open_page({"seq_len": 20, "hm_sim_row": 500})
-    assert "r = 500 is beyond the last position; using r = 19." in captions(at)
+    assert "r = 500 is not a position of this sequence (0 … 19); using r = 19." in captions(at)
     assert int(np.argmax(decode(by_key(at, "hm_curve")["data"][0]["y"]))) == 19
 
 
@@ -400,3 +405,13 @@ def test_largest_settings_in_the_browser_receive_block_means_only(server, page):
     assert rows * cols <= 120_000 and rows <= 1024 and cols <= 1024
     assert page.get_by_text("Showing block means").count() >= 2
     _no_exception(page)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("key", ["hm_seed", "hm_sim_row", "hm_layout", "hm_sentence"])
+def test_a_10000_digit_page_setting_gives_a_notice_not_a_crash(server, page, key):
+    page.goto(f"{server.url}/Heatmap?{key}={'9' * 10_000}")
+    wait_for_app(page)
+    page.wait_for_selector("[data-testid=stPlotlyChart] .main-svg", timeout=60_000)
+    _no_exception(page)
+    assert any(key in text for text in page.locator("[data-testid=stAlert]").all_inner_texts())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ui.params import BoolParam, ChoiceParam, IntParam, TextParam
+from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
 
 LAYOUT = ChoiceParam("hm_layout", ("interleaved", "split"), "interleaved")
 GROUP = BoolParam("hm_group", False)
@@ -11,8 +11,10 @@ FRAMEWORK = ChoiceParam(
     "hm_framework", ("paper", "torch32", "tf", "tf_old", "t2t", "fairseq"), "paper"
 )
 SENTENCE = TextParam("hm_sentence", "", max_chars=200)
-SEED = IntParam("hm_seed", 0, 999_999, 0)
-SIM_ROW = IntParam("hm_sim_row", 0, 8191, 0)
+SEED = IntParam("hm_seed", 0, 99, 0)
+# A position, but a float-typed number box: Streamlit's int number box crashes while
+# binding a 10 000-digit URL value (int(inf)); the page rounds it to a position.
+SIM_ROW = FloatParam("hm_sim_row", 0.0, 8191.0, 0.0, step=1.0)
 
 SPECS = (LAYOUT, GROUP, FRAMEWORK, SENTENCE, SEED, SIM_ROW)
 
