@@ -13,19 +13,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import APP, decode, figures, wait_for_app
+from conftest import decode, figures, run_page, wait_for_app
 from streamlit.testing.v1 import AppTest
 
 import posenc
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT
 from posenc.rotation import split_permutation
 from ui.figures.common import MAX_CHART_BYTES
-from ui.params import CARRIED
 from ui.specs.heatmap import MAX_TOKENS, PRESETS
 
-PAGE = "pages/1_Heatmap.py"
 NPZ = Path(__file__).resolve().parent / "peers" / "peer_values.npz"
-SHARED = {spec.key for spec in CARRIED}
 TIMEOUT = 240
 
 
@@ -40,25 +37,8 @@ def peer(key: str) -> np.ndarray:
 
 
 def open_page(query: dict | None = None) -> AppTest:
-    """The Heatmap page reached from the home page, with ``query`` in the URL.
-
-    ``conftest.run_page`` cannot run a file of ``pages/`` alone (the menu's page links
-    resolve against the entry point), so the app is opened and switched to the page. In
-    AppTest the first run after ``switch_page`` draws the shared sliders at their
-    minimum (also in a two-line bare app), so the page runs once more.
-    """
-    query = {key: str(value) for key, value in (query or {}).items()}
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
-    for key, value in query.items():
-        if key in SHARED:
-            at.query_params[key] = value
-    at.run()
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.switch_page(PAGE).run()
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+    """The Heatmap page opened by a deep link with ``query`` (no exception allowed)."""
+    return run_page("1_Heatmap.py", {k: str(v) for k, v in (query or {}).items()}, TIMEOUT)
 
 
 def run(at: AppTest) -> AppTest:
@@ -306,16 +286,11 @@ def test_downloads_offer_the_matrix_only_up_to_the_cap():
 
 
 def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb_and_say_so():
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
-    at.query_params["seq_len"] = "8192"
-    at.query_params["d_model"] = "4096"
-    at.run()
-    at.query_params["hm_framework"] = "torch32"  # also draws the difference chart
-    at.switch_page(PAGE).run()
+    query = {"seq_len": 8192, "d_model": 4096, "hm_framework": "torch32"}  # + difference chart
     tracemalloc.start()
     try:
         start = time.perf_counter()
-        run(at)
+        at = open_page(query)
         cold = time.perf_counter() - start
         _, peak = tracemalloc.get_traced_memory()
     finally:
@@ -323,13 +298,12 @@ def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb_and_say_so():
     start = time.perf_counter()
     run(at)
     warm = time.perf_counter() - start
-    print(f"\nlargest: cold {cold:.1f} s, warm {warm:.2f} s, peak {peak / 2**20:.0f} MB")
     sizes = [len(el.proto.spec) for el in at.get("plotly_chart")]
-    print(f"chart bytes {sizes}")
+    print(f"\nlargest: cold {cold:.1f} s, warm {warm:.2f} s, peak {peak / 2**20:.0f} MB, {sizes}")
     assert len(sizes) == 5 and max(sizes) < MAX_CHART_BYTES, sizes
     assert peak < 512 * 2**20
     assert captions(at).count("Showing block means") == 3  # table, difference, similarity
-    assert "The curve shows every 2th point" in captions(at)
+    assert "The curve shows one point in 2 (4,096 of 8,192)" in captions(at)
 
 
 # ---------------------------------------------------------------- real browser
@@ -415,3 +389,12 @@ def test_a_10000_digit_page_setting_gives_a_notice_not_a_crash(server, page, key
     page.wait_for_selector("[data-testid=stPlotlyChart] .main-svg", timeout=60_000)
     _no_exception(page)
     assert any(key in text for text in page.locator("[data-testid=stAlert]").all_inner_texts())
+
+
+@pytest.mark.browser
+def test_menu_link_from_home_opens_the_heatmap_with_the_carried_length(server, page):
+    page.goto(server.url + "/?seq_len=12")
+    wait_for_app(page)
+    page.locator("[data-testid=stSidebar] [data-testid=stPageLink]").nth(1).click()
+    page.wait_for_function(f"() => ({TABLE_ROWS})() === 12", timeout=60_000)
+    _no_exception(page)

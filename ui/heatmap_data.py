@@ -13,6 +13,7 @@ import streamlit as st
 
 import posenc
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_table, max_abs_differences
+from ui import controls
 from ui.figures.common import Grid
 from ui.figures.heatmap import block_means, pair_kind, toeplitz_block_means
 from ui.i18n import t
@@ -31,9 +32,8 @@ def tokens(sentence: str) -> tuple[list[str], int]:
 
 
 def apply_preset(values: dict) -> None:
-    """Button callback: set the widgets' Session State before they are drawn."""
-    for key, value in values.items():
-        st.session_state[key] = value
+    """Button callback: set the widgets' values before they are drawn (``controls.assign``)."""
+    controls.assign(values)
 
 
 def column_order(d_model: int, layout: str, group: bool) -> np.ndarray:

@@ -72,7 +72,7 @@ TEXTS = {
     "heatmap.sim_row_help": "The row of the similarity matrix drawn as a curve below it (dotted line in the matrix). A position beyond L − 1 uses the last one. Kept in the URL as hm_sim_row.",
     "heatmap.sim_row_clamped": "r = {asked} is not a position of this sequence (0 … {last}); using r = {used}.",
     "heatmap.sim_curve_notice": "Row r as a curve: a peak of d/2 at j = r that falls off on both sides, the same on each side. Move r and the curve only slides.",
-    "heatmap.sim_subsampled": "The curve shows every {step}th point ({n:,} of {total:,}).",
+    "heatmap.sim_subsampled": "The curve shows one point in {step} ({n:,} of {total:,}).",
     "heatmap.w_position": "position",
     "heatmap.w_positions": "positions",
     "heatmap.w_dimension": "dimension",
