@@ -6,7 +6,7 @@ TEXTS = {
     "heatmap.preset_seed000_help": "资料 000（《Transformer中的位置编码》）中的热力图：50 个位置，128 维，n = 10000。",
     "heatmap.preset_seed004": "L = 100，d = 512",
     "heatmap.preset_seed004_help": "资料 003 和 004 中画出的矩阵：100 个位置，512 维，n = 10000。",
-    "heatmap.preset_robot": "“I am a robot”，n = 100，d = 4",
+    "heatmap.preset_robot": "例句 “I am a robot”，n = 100，d = 4",
     "heatmap.preset_robot_help": "教程中的 4 × 4 例子（资料 004）：句子 “I am a robot”，n = 100，d = 4；具体数值见热力图下方的表格。",
     "heatmap.sentence": "句子（可选）",
     "heatmap.sentence_help": "输入一个句子：按空格切分出的词作为行标签，L 变为词的个数（最多 64 个）。留空则使用 L 滑块。在网址中保存为 hm_sentence。",
