@@ -121,3 +121,15 @@ def test_link_to_this_view_lists_every_changed_setting():
 def test_link_to_this_view_at_defaults_says_so():
     at = run_page()
     assert "defaults" in at.code[0].value
+
+
+def test_blas_runs_single_threaded_in_the_app():
+    import threadpoolctl
+
+    import ui  # noqa: F401  (importing the UI layer sets the limit)
+
+    assert {
+        pool["num_threads"]
+        for pool in threadpoolctl.threadpool_info()
+        if pool["user_api"] == "blas"
+    } == {1}

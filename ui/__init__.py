@@ -4,3 +4,12 @@ Data flows one way: ``pages/*.py`` -> ``ui`` (controls, figure builders) -> ``po
 Only ``ui.controls``, ``ui.menu`` and ``ui.i18n`` import Streamlit; ``ui.figures`` imports
 Plotly only, so figure builders are tested without a browser.
 """
+
+from threadpoolctl import threadpool_limits
+
+# One BLAS thread per process: the server runs every session's reruns in parallel
+# threads, and each multithreaded BLAS call then oversubscribes the cores (a 512 x 256
+# least-squares fit took 0.67 s with 2 BLAS threads under load, 0.03 s with one).
+# numpy is imported by Streamlit before any page runs, so an environment variable set
+# here would come too late.
+threadpool_limits(limits=1, user_api="blas")
