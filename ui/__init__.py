@@ -5,6 +5,7 @@ Only ``ui.controls``, ``ui.menu`` and ``ui.i18n`` import Streamlit; ``ui.figures
 Plotly only, so figure builders are tested without a browser.
 """
 
+import numpy  # noqa: F401  (loads the BLAS library the limit below applies to)
 from threadpoolctl import threadpool_limits
 
 # One BLAS thread per process: the server runs every session's reruns in parallel
