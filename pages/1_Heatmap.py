@@ -124,7 +124,10 @@ with tab_frameworks:
             ),
             width="stretch", key="hm_difference",
         )  # fmt: skip
-        data.downsampled_notice(diff_grid, seq_len, d_model)
+        if diff_grid.downsampled:
+            st.caption(
+                t("heatmap.fw_diff_blocks", rows=diff_grid.row_step, cols=diff_grid.col_step)
+            )
         st.caption(t("heatmap.fw_diff_notice", name=name, worst=worst))
 
 with tab_embedding:

@@ -302,7 +302,8 @@ def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb_and_say_so():
     print(f"\nlargest: cold {cold:.1f} s, warm {warm:.2f} s, peak {peak / 2**20:.0f} MB, {sizes}")
     assert len(sizes) == 5 and max(sizes) < MAX_CHART_BYTES, sizes
     assert peak < 512 * 2**20
-    assert captions(at).count("Showing block means") == 3  # table, difference, similarity
+    assert captions(at).count("Showing block means") == 2  # table, similarity
+    assert "Each cell shows the largest |difference| among" in captions(at)
     assert "The curve shows one point in 2 (4,096 of 8,192)" in captions(at)
 
 

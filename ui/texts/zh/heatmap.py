@@ -55,6 +55,7 @@ TEXTS = {
     "heatmap.fw_presets": "按各实现原本的排布画出它的表",
     "heatmap.fw_preset_help": "把“公式的写法来自”设为 {name}，排布设为 {layout}。",
     "heatmap.fw_diff_notice": "{name} − 论文（同一排布）：最大 |差| 为 {worst:.3g}。注意差在哪里变大：float32 舍入随位置增大；指数 i/(d/2 − 1) 则体现在右边的慢频率对上。",
+    "heatmap.fw_diff_blocks": "每个格子显示 {rows} × {cols} 个元素中最大的 |差|（取平均会让正负振荡的差相互抵消）。",
     "heatmap.fw_identical": "在这种排布下，{name} 与论文的数值完全相同，没有差可画。请在“编码表”页签或用上面的按钮选择其他实现。",
     "heatmap.emb_intro": "编码器的输入是词嵌入 + 位置编码（资料 004）。这里用一个随机矩阵代替学到的词向量，在同一色标下比较各种位置编码给它加上了什么。",
     "heatmap.seed": "词嵌入的随机种子",
