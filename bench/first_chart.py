@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         if name == "bare":
             verdict = "reference" if ok else "FAIL"
         print(
-            f"| {name} | {median:.0f} | {min(ts):.0f}..{max(ts):.0f} | {ratio:.2f}x | {verdict} |"
+            f"| {name} | {median:.0f} | {min(ts):.0f}..{max(ts):.0f} | {ratio:.3f}x | {verdict} |"
         )
     for name, found in problems.items():
         for problem in dict.fromkeys(found):
