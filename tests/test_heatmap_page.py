@@ -399,3 +399,16 @@ def test_menu_link_from_home_opens_the_heatmap_with_the_carried_length(server, p
     page.locator("[data-testid=stSidebar] [data-testid=stPageLink]").nth(1).click()
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 12", timeout=60_000)
     _no_exception(page)
+
+
+@pytest.mark.browser
+def test_seed004_preset_draws_l100_d512_in_the_browser(server, page):
+    page.goto(server.url + "/Heatmap?seq_len=7&hm_group=true")
+    wait_for_app(page)
+    page.wait_for_function(f"() => ({TABLE_ROWS})() === 7", timeout=60_000)
+    page.get_by_role("button", name="L = 100, d = 512").click()
+    page.wait_for_function(f"() => ({TABLE_ROWS})() === 100", timeout=60_000)
+    wait_for_app(page)
+    z = np.array(page.evaluate(TABLE_Z), dtype=np.float64)
+    np.testing.assert_allclose(z, peer("torch_pe_f64_L100_d512"), atol=1e-7)
+    _no_exception(page)
