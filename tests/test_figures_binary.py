@@ -3,8 +3,6 @@
 import numpy as np
 import pytest
 from conftest import decode
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import posenc
 from posenc.criteria import Pair, scheme_criteria, sine_table
@@ -20,31 +18,6 @@ def as_array(value):
 
 
 # --- block means without the full matrix ---------------------------------------------
-
-
-@settings(max_examples=80, deadline=None)
-@given(
-    rows=st.integers(1, 90),
-    cols=st.integers(1, 40),
-    max_rows=st.integers(1, 30),
-    max_cols=st.integers(1, 30),
-    seed=st.integers(0, 2**16),
-)
-def test_block_means_equal_downsample_of_the_full_matrix(rows, cols, max_rows, max_cols, seed):
-    z = np.random.default_rng(seed).standard_normal((rows, cols))
-    step = data.block_rows(rows, cols, max_rows)
-    blocks = ((s, z[s : s + step]) for s in range(0, rows, step))
-    got = data.block_means(blocks, rows, cols, max_rows, max_cols)
-    want = downsample(z, max_rows, max_cols)
-    np.testing.assert_allclose(got.z, want.z, rtol=1e-6, atol=1e-6)
-    np.testing.assert_array_equal(got.rows, want.rows)
-    np.testing.assert_array_equal(got.cols, want.cols)
-    assert (got.row_step, got.col_step) == (want.row_step, want.col_step)
-
-
-def test_block_means_refuse_a_block_off_the_row_grid():
-    with pytest.raises(ValueError, match="row step"):
-        data.block_means([(1, np.zeros((2, 2)))], 10, 2, max_rows=5)
 
 
 @pytest.mark.parametrize("name", ["binary", "sinusoidal", "sin_pow2"])

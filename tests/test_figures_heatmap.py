@@ -10,19 +10,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import posenc
-from ui.figures.common import MAX_CHART_BYTES
+from ui.figures.common import MAX_CELLS as MAX_AXIS
+from ui.figures.common import MAX_CHART_BYTES, block_means, steps
+from ui.figures.common import MAX_TOTAL_CELLS as MAX_TOTAL
 from ui.figures.heatmap import (
-    MAX_AXIS,
     MAX_POINTS,
-    MAX_TOTAL,
     WORDS,
-    block_means,
     column_labels,
     embedding_figure,
     similarity_curve,
     similarity_figure,
     spans,
-    steps,
     table_figure,
     toeplitz_block_means,
 )

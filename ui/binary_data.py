@@ -6,8 +6,6 @@ L x d tables and the L x L distance matrix never exist in full (issue: 512 MB ca
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 import streamlit as st
 
@@ -20,7 +18,7 @@ from posenc.criteria import (
     scheme_criteria,
 )
 from posenc.schemes import SCHEMES, scheme_table
-from ui.figures.common import MAX_CELLS, Grid
+from ui.figures.common import Grid, block_means, block_rows, reduce_blocks, steps
 
 # Cells per panel of the side-by-side evolution (5 panels share one chart's budget);
 # 128 columns leave the default d_model = 128 whole (no averaging of sin with cos).
@@ -30,48 +28,6 @@ EVOLUTION_COLS = 128
 DISTANCE_CELLS = 400
 # Rows searched for the closest pair of binary and sin_pow2 (Gram tiles, O(rows^2)).
 MAX_PAIR_ROWS = 8192
-# Float64 entries per block while reducing.
-_BLOCK_ENTRIES = 2**20
-
-
-def block_means(
-    blocks: Iterable[tuple[int, np.ndarray]],
-    n_rows: int,
-    n_cols: int,
-    max_rows: int = MAX_CELLS,
-    max_cols: int = MAX_CELLS,
-) -> Grid:
-    """The ``Grid`` of ``ui.figures.common.downsample`` from row blocks of the matrix.
-
-    Each block must start at a multiple of ``block_rows(...)``'s row step. The same
-    block means as ``downsample(full)``, as float32, without holding ``full``.
-    """
-    row_step = -(-n_rows // max_rows)
-    col_step = -(-n_cols // max_cols)
-    row_starts = np.arange(0, n_rows, row_step)
-    col_starts = np.arange(0, n_cols, col_step)
-    sums = np.zeros((row_starts.size, col_starts.size))
-    for start, block in blocks:
-        if start % row_step:
-            raise ValueError(f"block start {start} is not a multiple of the row step {row_step}")
-        local = np.arange(0, block.shape[0], row_step)
-        part = np.add.reduceat(
-            np.add.reduceat(block, local, axis=0, dtype=np.float64), col_starts, 1
-        )
-        first = start // row_step
-        sums[first : first + part.shape[0]] += part
-    row_sizes = np.diff(np.append(row_starts, n_rows))
-    col_sizes = np.diff(np.append(col_starts, n_cols))
-    z = (sums / np.outer(row_sizes, col_sizes)).astype(np.float32)
-    rows = row_starts + (row_sizes - 1) / 2 if row_step > 1 else row_starts
-    cols = col_starts + (col_sizes - 1) / 2 if col_step > 1 else col_starts
-    return Grid(z, rows, cols, row_step, col_step)
-
-
-def block_rows(n_rows: int, width: int, max_rows: int) -> int:
-    """Rows per block: a multiple of the row step, about ``_BLOCK_ENTRIES`` entries."""
-    step = -(-n_rows // max_rows)
-    return step * max(1, _BLOCK_ENTRIES // (max(1, width) * step))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -90,19 +46,18 @@ def evolution_grids(
     """Each scheme's table for positions 0 .. shown-1 (of L = seq_len) as block means for
     the side-by-side view, and each table's largest ``|value|`` (not of the means)."""
     shown = seq_len if shown is None else min(shown, seq_len)
-    rows = block_rows(shown, d_model, EVOLUTION_ROWS)
     grids, tops = [], []
     for name in SCHEMES:
         top = [0.0]
 
-        def blocks(name=name, top=top):
-            for start in range(0, shown, rows):
-                n = min(rows, shown - start)
-                table = scheme_table(name, n, d_model, base, total_length=seq_len, offset=start)
-                top[0] = max(top[0], float(np.abs(table).max()))
-                yield start, table
+        def rows(a: int, b: int, name=name, top=top) -> np.ndarray:
+            table = scheme_table(name, b - a, d_model, base, total_length=seq_len, offset=a)
+            top[0] = max(top[0], float(np.abs(table).max()))
+            return table
 
-        grids.append(block_means(blocks(), shown, d_model, EVOLUTION_ROWS, EVOLUTION_COLS))
+        grids.append(
+            block_means(shown, d_model, rows, max_rows=EVOLUTION_ROWS, max_cols=EVOLUTION_COLS)
+        )
         tops.append(top[0])
     return tuple(grids), tuple(tops)
 
@@ -114,9 +69,10 @@ def distance_grid(
     """``||e(i) - e(j)||`` for positions 0 .. shown-1 of L = seq_len, as block means of at
     most 400 x 400 cells."""
     shown = seq_len if shown is None else min(shown, seq_len)
-    rows = block_rows(shown, shown, DISTANCE_CELLS)
+    row_step, col_step = steps(shown, shown, DISTANCE_CELLS, DISTANCE_CELLS)
+    rows = block_rows(row_step, shown)
     blocks = distance_blocks(name, shown, d_model, base, block_rows=rows, total_length=seq_len)
-    return block_means(blocks, shown, shown, DISTANCE_CELLS, DISTANCE_CELLS)
+    return reduce_blocks(blocks, shown, shown, row_step, col_step)
 
 
 def counter_curves(bits: int, samples: int = 1024) -> dict[str, np.ndarray]:

@@ -17,7 +17,17 @@ import streamlit as st
 
 from ui import menu
 from ui.i18n import t
-from ui.params import BASE, CARRIED, D_MODEL, LANG, PRESENT, SEQ_LEN, BoolParam, ChoiceParam
+from ui.params import (
+    BASE,
+    CARRIED,
+    D_MODEL,
+    LANG,
+    PRESENT,
+    SEQ_LEN,
+    BoolParam,
+    ChoiceParam,
+    IntParam,
+)
 
 _NOTICES = "_posenc_notices"
 _FIXES = "_posenc_fixes"
@@ -216,22 +226,34 @@ def slider(spec, label: str, help: str, *, container=st, **kwargs):
 
 
 def number(spec, label: str, help: str, *, container=st, **kwargs):
+    """A number box. For an ``IntParam`` it is a float box showing whole numbers.
+
+    Streamlit's integer box converts a bound URL value with ``int(float(text))``, which
+    raises inside Streamlit for a 10 000-digit value (float infinity); a float box turns
+    it into an out-of-range value that Streamlit itself discards.
+    """
+    integer = isinstance(spec, IntParam)
     minimum = spec.minimum
     if getattr(spec, "exclusive_minimum", False):
         minimum = spec.minimum + 1e-9
-    return _checked(
-        spec,
-        lambda initial: container.number_input(
+
+    def draw(initial: dict):
+        if integer and "value" in initial:
+            initial = {**initial, "value": float(initial["value"])}
+        return container.number_input(
             label,
-            min_value=minimum,
-            max_value=spec.maximum,
-            step=spec.step,
+            min_value=float(minimum) if integer else minimum,
+            max_value=float(spec.maximum) if integer else spec.maximum,
+            step=float(spec.step) if integer else spec.step,
             key=spec.key,
             help=help,
+            **({"format": "%d"} if integer else {}),
             **initial,
             **kwargs,
-        ),
-    )
+        )
+
+    value = _checked(spec, draw)
+    return int(value) if integer else value
 
 
 def choice(

@@ -1,7 +1,7 @@
 """Cached computations of the Heatmap page.
 
 Large matrices are never held whole: the grids are block means built from rows
-computed piece by piece (``ui.figures.heatmap.block_means``), and the similarity
+computed piece by piece (``ui.figures.common.block_means``), and the similarity
 matrix comes from its offset vector (Toeplitz), not from ``PE @ PE.T``.
 """
 
@@ -14,8 +14,8 @@ import streamlit as st
 import posenc
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_table, max_abs_differences
 from ui import controls
-from ui.figures.common import Grid
-from ui.figures.heatmap import block_means, pair_kind, toeplitz_block_means
+from ui.figures.common import Grid, block_means
+from ui.figures.heatmap import pair_kind, toeplitz_block_means
 from ui.i18n import t
 from ui.specs.heatmap import MAX_TOKENS
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -9,14 +10,16 @@ import plotly.graph_objects as go
 
 # One diverging scale centred on 0 for values in [-1, 1], used on every page.
 COLORSCALE = "RdBu_r"
-# The browser never receives more cells than this per heatmap axis ...
-MAX_CELLS = 500
+# The browser never receives more heatmap cells than this per axis (1024 keeps the
+# seeds' 100 x 512 table cell for cell) ...
+MAX_CELLS = 1024
 # ... nor more cells in all: a float32 cell is 4 bytes, ~6.7 in Plotly JSON (base64 with
-# "/" escaped as "\u002f"), so 120 000
-# cells keep a heatmap under the 1 MB chart budget.
+# "/" escaped as "\u002f"), so 120 000 cells keep a heatmap under the 1 MB chart budget.
 MAX_TOTAL_CELLS = 120_000
 # Budget of a chart's JSON (issue #7).
 MAX_CHART_BYTES = 1_000_000
+# float64 entries reduced at a time: the full matrix is never held for display.
+_BLOCK_ENTRIES = 1 << 22
 
 
 class Grid(NamedTuple):
@@ -33,7 +36,14 @@ class Grid(NamedTuple):
         return self.row_step > 1 or self.col_step > 1
 
 
-def _steps(n_rows: int, n_cols: int, max_rows: int, max_cols: int, max_total: int):
+def steps(
+    n_rows: int,
+    n_cols: int,
+    max_rows: int = MAX_CELLS,
+    max_cols: int = MAX_CELLS,
+    max_total: int = MAX_TOTAL_CELLS,
+) -> tuple[int, int]:
+    """Block sizes ``(row_step, col_step)`` that keep the displayed cells within budget."""
     row_step = -(-n_rows // max_rows)
     col_step = -(-n_cols // max_cols)
     while -(-n_rows // row_step) * -(-n_cols // col_step) > max_total:
@@ -45,35 +55,89 @@ def _steps(n_rows: int, n_cols: int, max_rows: int, max_cols: int, max_total: in
     return row_step, col_step
 
 
+def block_rows(row_step: int, width: int) -> int:
+    """Rows per block while reducing: a multiple of ``row_step``, ~4 M entries."""
+    return row_step * max(1, _BLOCK_ENTRIES // (max(1, width) * row_step))
+
+
+def reduce_blocks(
+    blocks: Iterable[tuple[int, np.ndarray]],
+    n_rows: int,
+    n_cols: int,
+    row_step: int,
+    col_step: int,
+    *,
+    reduce: str = "mean",
+) -> Grid:
+    """Block means (or largest ``|entry|``) of a matrix given as ``(start, rows)`` blocks.
+
+    Each block must start at a multiple of ``row_step``; the full matrix is never held.
+    ``reduce="max_abs"`` suits differences, whose oscillations a mean would cancel.
+    """
+    if reduce not in ("mean", "max_abs"):
+        raise ValueError(f"reduce must be 'mean' or 'max_abs', got {reduce!r}")
+    row_starts = np.arange(0, n_rows, row_step)
+    col_starts = np.arange(0, n_cols, col_step)
+    row_sizes = np.diff(np.append(row_starts, n_rows))
+    col_sizes = np.diff(np.append(col_starts, n_cols))
+    out = np.zeros((row_starts.size, col_starts.size))
+    for start, block in blocks:
+        if start % row_step:
+            raise ValueError(f"block start {start} is not a multiple of the row step {row_step}")
+        local = np.arange(0, block.shape[0], row_step)
+        if reduce == "max_abs":
+            part = np.maximum.reduceat(np.abs(block), local, axis=0)
+            part = np.maximum.reduceat(part, col_starts, axis=1)
+        else:
+            part = np.add.reduceat(block, local, axis=0, dtype=np.float64)
+            part = np.add.reduceat(part, col_starts, axis=1)
+        first = start // row_step
+        out[first : first + part.shape[0]] = part
+    if reduce == "mean":
+        out /= np.outer(row_sizes, col_sizes)
+    rows = row_starts + (row_sizes - 1) / 2 if row_step > 1 else row_starts
+    cols = col_starts + (col_sizes - 1) / 2 if col_step > 1 else col_starts
+    return Grid(out.astype(np.float32), rows, cols, row_step, col_step)
+
+
+def block_means(
+    n_rows: int,
+    n_cols: int,
+    rows: Callable[[int, int], np.ndarray],
+    row_step: int | None = None,
+    col_step: int | None = None,
+    *,
+    reduce: str = "mean",
+    max_rows: int = MAX_CELLS,
+    max_cols: int = MAX_CELLS,
+) -> Grid:
+    """Display grid of the ``n_rows x n_cols`` matrix whose rows ``a:b`` are ``rows(a, b)``.
+
+    Rows are requested a block at a time, so peak memory does not grow with the matrix.
+    Steps default to :func:`steps`. ``z`` is float32 even when nothing is averaged: half
+    the payload of float64 and finer than any colour scale or 4-decimal hover text.
+    """
+    if row_step is None or col_step is None:
+        row_step, col_step = steps(n_rows, n_cols, max_rows, max_cols)
+    if row_step == 1 and col_step == 1:
+        z = np.asarray(rows(0, n_rows), dtype=np.float32)
+        return Grid(z, np.arange(n_rows), np.arange(n_cols), 1, 1)
+    chunk = block_rows(row_step, n_cols)
+    blocks = ((a, rows(a, min(a + chunk, n_rows))) for a in range(0, n_rows, chunk))
+    return reduce_blocks(blocks, n_rows, n_cols, row_step, col_step, reduce=reduce)
+
+
 def downsample(
     z: np.ndarray,
     max_rows: int = MAX_CELLS,
     max_cols: int = MAX_CELLS,
     max_total: int = MAX_TOTAL_CELLS,
 ) -> Grid:
-    """Block means of ``z``: at most ``max_rows x max_cols`` and ``max_total`` cells remain.
-
-    The last block of an axis may be shorter. The output is float32 even when nothing is
-    averaged: half the payload of float64, and far finer than any colour scale or the
-    4 decimals of the hover text.
-    """
+    """:func:`block_means` of a matrix already in memory."""
     z = np.asarray(z)
     n_rows, n_cols = z.shape
-    row_step, col_step = _steps(n_rows, n_cols, max_rows, max_cols, max_total)
-    if row_step == 1 and col_step == 1:
-        return Grid(z.astype(np.float32), np.arange(n_rows), np.arange(n_cols), 1, 1)
-    row_starts = np.arange(0, n_rows, row_step)
-    col_starts = np.arange(0, n_cols, col_step)
-    # Accumulate in float64 without copying a large float32 input.
-    sums = np.add.reduceat(
-        np.add.reduceat(z, row_starts, axis=0, dtype=np.float64), col_starts, axis=1
-    )
-    counts = np.outer(
-        np.diff(np.append(row_starts, n_rows)), np.diff(np.append(col_starts, n_cols))
-    )
-    rows = row_starts + (np.diff(np.append(row_starts, n_rows)) - 1) / 2
-    cols = col_starts + (np.diff(np.append(col_starts, n_cols)) - 1) / 2
-    return Grid((sums / counts).astype(np.float32), rows, cols, row_step, col_step)
+    row_step, col_step = steps(n_rows, n_cols, max_rows, max_cols, max_total)
+    return block_means(n_rows, n_cols, lambda a, b: z[a:b], row_step, col_step)
 
 
 def style(fig: go.Figure, *, height: int = 420, title: str | None = None) -> go.Figure:

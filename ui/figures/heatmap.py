@@ -2,29 +2,23 @@
 
 Every builder accepts any ``(L, d)`` matrix (or a ready ``Grid``), so a learned
 position-embedding matrix can be drawn by the same code as the sinusoidal table.
-Large matrices are reduced to block means by :func:`block_means`, which asks for
+Large matrices are reduced to block means by :func:`ui.figures.common.block_means`, which asks for
 rows in blocks and never holds the whole matrix; the hover text of a cell says what
 it stands for (one entry, or the mean of a block).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.figures.common import COLORSCALE, Grid, style
+from ui.figures.common import COLORSCALE, Grid, block_means, steps, style
 
-# Cells the browser receives per heatmap: at most this many per axis and in all.
-# A float32 cell is ~5.8 characters of Plotly JSON, so 120 000 cells plus the hover
-# labels stay under the 1 MB chart budget.
-MAX_AXIS = 1024
-MAX_TOTAL = 120_000
 # Curves with more points are subsampled.
 MAX_POINTS = 5000
-_BLOCK_ENTRIES = 1 << 22
 
 # Words the builders put into labels; the page passes the translated ones.
 WORDS = {
@@ -40,63 +34,6 @@ WORDS = {
     "offset_axis": "position j",
     "curve_axis": "PEᵣ · PEⱼ",
 }
-
-
-def steps(n_rows: int, n_cols: int, max_axis: int = MAX_AXIS, max_total: int = MAX_TOTAL):
-    """Block sizes ``(row_step, col_step)`` that keep the displayed cells within budget."""
-    row_step, col_step = -(-n_rows // max_axis), -(-n_cols // max_axis)
-    while -(-n_rows // row_step) * -(-n_cols // col_step) > max_total:
-        if -(-n_rows // row_step) >= -(-n_cols // col_step):
-            row_step += 1
-        else:
-            col_step += 1
-    return row_step, col_step
-
-
-def block_means(
-    n_rows: int,
-    n_cols: int,
-    rows: Callable[[int, int], np.ndarray],
-    row_step: int | None = None,
-    col_step: int | None = None,
-    *,
-    reduce: str = "mean",
-) -> Grid:
-    """Block means of the ``n_rows x n_cols`` matrix whose rows ``a:b`` are ``rows(a, b)``.
-
-    Rows are requested in pieces of about 4 M entries, so the peak memory does not
-    grow with the matrix. Equal to ``ui.figures.common.downsample`` of the whole matrix
-    for the same steps (default: :func:`steps`). ``z`` is float32. ``reduce="max_abs"``
-    keeps the largest ``|entry|`` of each block instead (for differences, whose
-    oscillations a mean would cancel).
-    """
-    if row_step is None or col_step is None:
-        row_step, col_step = steps(n_rows, n_cols)
-    row_starts = np.arange(0, n_rows, row_step)
-    col_starts = np.arange(0, n_cols, col_step)
-    row_sizes = np.diff(np.append(row_starts, n_rows))
-    col_sizes = np.diff(np.append(col_starts, n_cols))
-    if row_step == 1 and col_step == 1:
-        z = np.asarray(rows(0, n_rows), dtype=np.float32)
-    else:
-        sums = np.empty((row_starts.size, col_starts.size))
-        chunk = max(1, _BLOCK_ENTRIES // (n_cols * row_step)) * row_step
-        for start in range(0, n_rows, chunk):
-            block = rows(start, min(start + chunk, n_rows))
-            local = np.arange(0, block.shape[0], row_step)
-            if reduce == "max_abs":
-                part = np.maximum.reduceat(np.abs(block), local, axis=0)
-                part = np.maximum.reduceat(part, col_starts, axis=1)
-            else:
-                part = np.add.reduceat(block, local, axis=0, dtype=np.float64)
-                part = np.add.reduceat(part, col_starts, axis=1)
-            sums[start // row_step : start // row_step + local.size] = part
-        if reduce != "max_abs":
-            sums /= np.outer(row_sizes, col_sizes)
-        z = sums.astype(np.float32)
-    return Grid(
-        z, row_starts + (row_sizes - 1) / 2, col_starts + (col_sizes - 1) / 2, row_step, col_step
-    )
 
 
 def toeplitz_block_means(values: np.ndarray, row_step: int | None = None, col_step=None) -> Grid:
