@@ -9,6 +9,7 @@ from ui import controls, export
 from ui import heatmap_data as data
 from ui.figures import heatmap as figs
 from ui.i18n import t
+from ui.learned import SIMILARITY_ROWS, learned_grid, learned_similarity, uploaded_embedding
 from ui.specs import heatmap as spec
 
 controls.setup_page("heatmap", spec.SPECS)
@@ -31,6 +32,7 @@ sentence = controls.text_input(
 )  # fmt: skip
 tokens, n_words = data.tokens(sentence)
 seq_len, d_model, base = controls.shared_controls(seq_len=not tokens)
+learned = uploaded_embedding()
 if tokens:
     seq_len = len(tokens)
     st.sidebar.info(t("heatmap.sentence_mode", n=seq_len), icon=":material/short_text:")
@@ -69,11 +71,15 @@ with tab_table:
         grid, words=words, omega=omega, layout=layout, order=order, tokens=tokens or None,
         height=height,
     )  # fmt: skip
-    st.plotly_chart(figure, width="stretch", key="hm_table")
-    # SLOT (learned position embeddings, .npy uploader of issue #8): draw the uploaded
-    # (L, d) matrix beside this one with the same builder, e.g.
-    #     figs.table_figure(learned, words=words, height=height)   # omega=None: no ω/λ
-    # in st.columns(2) next to `figure` (table_figure accepts any matrix or Grid).
+    here = st.columns(2) if learned is not None else [st.container()]
+    here[0].plotly_chart(figure, width="stretch", key="hm_table")
+    if learned is not None:
+        learned_table, top = learned_grid(learned)
+        here[1].plotly_chart(
+            figs.table_figure(learned_table, words=words, zmax=top, height=height),
+            width="stretch", key="hm_learned",
+        )  # fmt: skip
+        here[1].caption(t("heatmap.learned_caption", rows=learned.shape[0], cols=learned.shape[1]))
     data.downsampled_notice(grid, seq_len, d_model)
     st.caption(t("heatmap.main_notice"))
     if layout == "split" or group:
@@ -166,10 +172,14 @@ with tab_similarity:
         )
     similarity = data.similarity_grid(seq_len, d_model, base)
     sim_figure = figs.similarity_figure(similarity, words=words, reference=reference, height=height)
-    st.plotly_chart(sim_figure, width="stretch", key="hm_similarity")
-    # SLOT (learned position embeddings, issue #8): the uploaded matrix's similarity
-    #     figs.similarity_figure(data.gram_grid(learned), words=words, height=height)
-    # goes in st.columns(2) beside `sim_figure`; gram_grid works for any (L, d) matrix.
+    here = st.columns(2) if learned is not None else [st.container()]
+    here[0].plotly_chart(sim_figure, width="stretch", key="hm_similarity")
+    if learned is not None:
+        here[1].plotly_chart(
+            figs.similarity_figure(learned_similarity(learned), words=words, height=height),
+            width="stretch", key="hm_learned_similarity",
+        )  # fmt: skip
+        here[1].caption(t("heatmap.learned_sim_caption", rows=min(len(learned), SIMILARITY_ROWS)))
     data.downsampled_notice(similarity, seq_len, seq_len)
     st.caption(t("heatmap.sim_notice", half=d_model // 2))
     small = seq_len * seq_len <= data.FULL_MAX

@@ -84,4 +84,9 @@ TEXTS = {
     "heatmap.w_mean": "mean of {rows} × {cols} entries",
     "heatmap.w_max_abs": "largest |entry| of {rows} × {cols}",
     "heatmap.w_offset_axis": "position j",
+    "heatmap.upload": "Your learned position embeddings (.npy)",
+    "heatmap.upload_help": "A real (L, d) matrix saved with numpy.save, at most 20 MB, L ≤ 8192, d ≤ 4096. It is drawn beside the sinusoidal table and its similarity beside PE·PEᵀ. Nothing is unpickled.",
+    "heatmap.upload_error": "This file was not used: {error}",
+    "heatmap.learned_caption": "Your matrix: {rows} positions × {cols} dimensions, colour range ±max|value|. Learned tables rarely show the smooth stripes of the sinusoid.",
+    "heatmap.learned_sim_caption": "Your matrix: dot products of its first {rows} positions (M Mᵀ). A sinusoidal table gives a band that depends only on i − j; a learned one need not.",
 }

@@ -84,4 +84,9 @@ TEXTS = {
     "heatmap.w_mean": "{rows} × {cols} 个元素的平均值",
     "heatmap.w_max_abs": "{rows} × {cols} 个元素中最大的 |值|",
     "heatmap.w_offset_axis": "位置 j",
+    "heatmap.upload": "你自己的可学习位置编码（.npy）",
+    "heatmap.upload_help": "用 numpy.save 保存的实数矩阵 (L, d)，不超过 20 MB，L ≤ 8192，d ≤ 4096。它会画在正弦编码表旁边，它的相似度画在 PE·PEᵀ 旁边。绝不进行反序列化（pickle）。",
+    "heatmap.upload_error": "未使用这个文件：{error}",
+    "heatmap.learned_caption": "你的矩阵：{rows} 个位置 × {cols} 个维度，颜色范围 ±max|值|。可学习的编码表很少呈现正弦编码那样平滑的条纹。",
+    "heatmap.learned_sim_caption": "你的矩阵：前 {rows} 个位置两两点积（M Mᵀ）。正弦编码给出只依赖 i − j 的条带；可学习的编码不一定如此。",
 }

@@ -1,0 +1,85 @@
+"""Bring your own embeddings: the heatmap page shows an uploaded .npy beside the
+sinusoidal table, and a bad file gets a message while the page keeps working."""
+
+import io
+import pickle
+
+import numpy as np
+import pytest
+from conftest import real_errors, wait_for_app
+
+from ui.learned import SIMILARITY_ROWS, learned_grid, learned_similarity
+
+
+def npy_bytes(array, **kwargs) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, **kwargs)
+    return buffer.getvalue()
+
+
+def test_learned_similarity_is_m_times_m_transpose():
+    m = np.random.default_rng(1).standard_normal((40, 8))
+    np.testing.assert_allclose(learned_similarity(m).z, m @ m.T, rtol=1e-5, atol=1e-5)
+
+
+def test_learned_similarity_uses_at_most_the_first_rows():
+    m = np.ones((SIMILARITY_ROWS + 10, 2))
+    grid = learned_similarity(m)
+    assert grid.rows.max() < SIMILARITY_ROWS
+
+
+def test_learned_grid_colour_range_is_the_largest_entry():
+    m = np.array([[0.5, -3.0], [1.0, 2.0]])
+    grid, top = learned_grid(m)
+    assert top == 3.0 and grid.z.shape == (2, 2)
+
+
+CHARTS = "[data-testid=stPlotlyChart]"
+
+
+def upload(page, server, name, data):
+    page.goto(server.url + "/Heatmap?seq_len=60&d_model=32")
+    wait_for_app(page)
+    page.wait_for_selector(CHARTS)
+    before = page.locator(f"{CHARTS}:visible").count()
+    page.locator("[data-testid=stSidebar] input[type=file]").set_input_files(
+        files=[{"name": name, "mimeType": "application/octet-stream", "buffer": data}]
+    )
+    page.wait_for_timeout(500)
+    wait_for_app(page)
+    return before
+
+
+@pytest.mark.browser
+def test_a_learned_matrix_is_drawn_beside_the_sinusoidal_table(server, page):
+    good = np.random.default_rng(0).standard_normal((60, 32)).astype(np.float32)
+    before = upload(page, server, "learned.npy", npy_bytes(good))
+    page.wait_for_function(
+        f"() => document.querySelectorAll('{CHARTS}').length > 0"
+        " && document.body.innerText.includes('Your matrix: 60 positions')",
+        timeout=60_000,
+    )
+    assert page.locator(f"{CHARTS}:visible").count() == before + 1
+    assert page.locator("[data-testid=stException]").count() == 0
+    assert real_errors(page) == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("name", "data", "fragment"),
+    [
+        ("pickled.npy", npy_bytes(np.array([{"a": 1}], dtype=object), allow_pickle=True), "dtype"),
+        ("nan.npy", npy_bytes(np.array([[0.0, np.nan]])), "NaN"),
+        ("not.npy", pickle.dumps([1, 2, 3]), "npy"),
+        ("cube.npy", npy_bytes(np.zeros((2, 2, 2))), "2-D"),
+    ],
+    ids=["pickled", "nan", "not-npy", "3-d"],
+)
+def test_a_bad_file_gets_a_message_and_changes_nothing(server, page, name, data, fragment):
+    before = upload(page, server, name, data)
+    alert = page.locator("[data-testid=stSidebar] [data-testid=stAlert]")
+    alert.wait_for(timeout=60_000)
+    assert "not used" in alert.inner_text()
+    assert fragment.lower() in alert.inner_text().lower()
+    assert page.locator(f"{CHARTS}:visible").count() == before
+    assert page.locator("[data-testid=stException]").count() == 0

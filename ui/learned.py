@@ -1,0 +1,48 @@
+"""Bring your own embeddings: an uploaded learned position-embedding matrix (issue #8).
+
+The file is parsed by ``ui.npy_upload`` (header checked before any data, never
+unpickled); a bad file gets a short message and changes nothing else on the page.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from ui.figures.common import Grid, downsample
+from ui.heatmap_data import gram_grid
+from ui.i18n import t
+from ui.npy_upload import load_position_embedding
+
+# M M^T costs L^2 d multiply-adds: the similarity view uses at most this many rows.
+SIMILARITY_ROWS = 1024
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _parse(data: bytes) -> np.ndarray:
+    return load_position_embedding(data)
+
+
+def uploaded_embedding() -> np.ndarray | None:
+    """Sidebar uploader; the parsed (L, d) float64 matrix, or None (with a notice if bad)."""
+    upload = st.sidebar.file_uploader(
+        t("heatmap.upload"), type=["npy"], key="hm_upload", help=t("heatmap.upload_help")
+    )
+    if upload is None:
+        return None
+    try:
+        return _parse(upload.getvalue())
+    except ValueError as error:
+        st.sidebar.error(t("heatmap.upload_error", error=str(error)), icon=":material/error:")
+        return None
+
+
+def learned_grid(matrix: np.ndarray) -> tuple[Grid, float]:
+    """Display grid of the matrix and the largest |entry| (its colour range)."""
+    return downsample(matrix), float(np.abs(matrix).max()) or 1.0
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def learned_similarity(matrix: np.ndarray) -> Grid:
+    """``M M^T`` of the first ``SIMILARITY_ROWS`` positions, as block means."""
+    return gram_grid(matrix[:SIMILARITY_ROWS])
