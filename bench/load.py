@@ -120,7 +120,7 @@ class Session:
         self.context = self.page = None
 
     def error(self, text: str) -> None:
-        self.tally.errors.append(f"{self.tag} {text}"[:220])
+        self.tally.errors.append(f"{self.tag} {text}"[:400])
 
     def _on_console(self, message) -> None:
         if message.type == "error" and not SUBPATH_PROBE.match(message.location.get("url", "")):
@@ -180,9 +180,21 @@ class Session:
                 await asyncio.sleep(self.args.think * self.rng.uniform(0.5, 1.5))
         except Exception as error:  # a timeout or a closed page: count it, stop this session
             ended = f"{type(error).__name__}"
-            self.error(f"step {step}: {type(error).__name__}: {(str(error) + ' ').splitlines()[0]}")
+            first_line = (str(error) + " ").splitlines()[0]
+            self.error(f"step {step}: {type(error).__name__}: {first_line} {await self.trace()}")
         if self.args.verbose:
             print(f"  {self.tag}: {count} sliders, ended at step {step} ({ended})", flush=True)
+
+    async def trace(self) -> str:
+        """The last script states seen (ms on the page clock), to tell slow from stuck."""
+        try:
+            script = "() => [performance.now(), window.__states.slice(-4)]"
+            states = await asyncio.wait_for(self.page.evaluate(script), 5)
+        except Exception:
+            return "(page not answering)"
+        now, last = states
+        seen = ", ".join(f"{x['s']} {now - x['t']:.0f} ms ago" for x in last)
+        return f"(last states: {seen})"
 
     async def close(self) -> None:
         self.closing = True
