@@ -6,7 +6,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from conftest import APP, decode, figures
+from conftest import decode, figures, run_page
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -22,15 +22,9 @@ LARGEST = {"seq_len": "8192", "d_model": "4096", "base": "1000000000.0"} | {
 }
 
 
-def open_page(query=None, timeout=300) -> AppTest:
-    """The page with ``query`` in the URL, reached as a visitor does (app.py entrypoint)."""
-    at = AppTest.from_file(str(APP), default_timeout=timeout)
-    at.switch_page(PAGE)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+def open_page(query: dict | None = None, timeout: float = 300) -> AppTest:
+    """The page with ``query`` in the URL, reached through app.py as a visitor does."""
+    return run_page("3_Binary_vs_sinusoid.py", query, timeout)
 
 
 def criteria_table(at):

@@ -3,7 +3,7 @@ extremes, both languages, the 1 MB chart budget at the largest settings."""
 
 import numpy as np
 import pytest
-from conftest import APP, decode, figures
+from conftest import decode, figures, run_page
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -15,15 +15,9 @@ PAGE = "pages/4_Rotation.py"
 N_CHARTS = 7  # T(k), block, check, circle, dot, fitted W, fit error
 
 
-def open_page(query=None, timeout=240) -> AppTest:
-    """The page with ``query`` in the URL, reached from the home page (as a visitor does)."""
-    at = AppTest.from_file(str(APP), default_timeout=timeout)
-    at.switch_page(PAGE)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+def open_page(query: dict | None = None, timeout: float = 240) -> AppTest:
+    """The page with ``query`` in the URL, reached through app.py as a visitor does."""
+    return run_page("4_Rotation.py", query, timeout)
 
 
 def metric(at, start: str) -> str:

@@ -120,3 +120,9 @@ def test_bad_input_names_the_parameter(kwargs, name):
 
 def test_length_given_as_integral_float_is_accepted():
     assert posenc.sinusoidal(4.0, 4).shape == (4, 4)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_no_entry_leaves_minus_one_to_one_even_at_the_largest_size(dtype):
+    # Regression: products of two rounded unit factors reached 1.0000001 in float32.
+    assert np.abs(posenc.sinusoidal(8192, 4096, dtype=dtype)).max() <= 1.0

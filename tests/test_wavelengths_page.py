@@ -6,7 +6,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from conftest import APP, decode, figures
+from conftest import decode, figures, run_page
 from pages_under_test import extreme
 from streamlit.testing.v1 import AppTest
 
@@ -22,13 +22,8 @@ LAMBDA, CURVES, VECTORS, CLOCK, FORMS, DRIFT = range(6)
 
 
 def open_page(query: dict | None = None, timeout: float = 120) -> AppTest:
-    """Run the page inside the app (its menu links are relative to app.py)."""
-    at = AppTest.from_file(str(APP), default_timeout=timeout)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.switch_page(PAGE).run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+    """The page with ``query`` in the URL, reached through app.py as a visitor does."""
+    return run_page("2_Wavelengths.py", query, timeout)
 
 
 def rerun(at: AppTest) -> AppTest:
