@@ -10,23 +10,22 @@ same time for ``--duration`` seconds. Every loop is bounded in time and count, a
 script stops by itself.
 
 Why a real browser rather than websocket clients speaking Streamlit's protocol: the
-protocol (BackMsg / ForwardMsg, widget ids and states, session and XSRF handling) is
+client side of the protocol (BackMsg, widget ids and states, page hashes, XSRF) is
 internal and changes between releases, and the things to catch are browser things:
-console errors, uncaught script errors, exceptions drawn on the page, the websocket
-dropping. The cost: the 20 pages draw their charts on the same 2 cores as the server,
-so the latencies below include the browser's share of the CPU; the single-session
-baseline of the same run pays that share too, for one page.
+console errors, uncaught script errors, the real widget -> URL -> rerun path. The
+cost: 20 renderers draw their charts on the same 2 cores as the server.
 
 Sessions open at most 4 at a time (opening times are reported); the clock starts
 when all are open. A session's step: press an arrow key on one of the page's sliders
 (they take turns; right, then left, away from a bound, so values stay near the
-defaults), then wait until the page's script state goes ``running`` ->
-``notRunning``. Rerun latency = key press to finished script, measured with the
-page's own clock. Then a pause of ``--think`` seconds (jittered). Errors:
-``stException`` on the page, console errors (except the known 404 probes of
-``/<page>/_stcore/health|host-config``), uncaught page errors, a closed websocket, a
-crashed page, a page that does not open within ``--open-timeout`` or a rerun that does
-not finish within ``--step-timeout``.
+defaults) and wait for the ``script_finished`` ForwardMsg of the rerun on the page's
+websocket (frames are read as the browser receives them, so a busy renderer does not
+delay the measurement; the page's "running" state is not used: React may batch it
+away). Rerun latency = key press to that frame. Then a pause of ``--think`` seconds
+(jittered). Errors: an exception element in a delta or on screen at the end, console
+errors (except the known 404 probes of ``/<page>/_stcore/health|host-config``),
+uncaught page errors, a closed websocket, a crashed page, a page that does not open
+within ``--open-timeout``, a rerun that does not finish within ``--step-timeout``.
 
 Prints a markdown table for the README; exit status 1 on any error.
 """
@@ -47,6 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from playwright.async_api import async_playwright  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
 from ui import menu  # noqa: E402
@@ -60,32 +60,13 @@ SERVER_ENV = {
 OPEN_AT_ONCE = 4
 MAX_STEPS = 5000  # per session and phase, on top of the time limit
 SUBPATH_PROBE = re.compile(r"^https?://[^/]+/[^/]+/_stcore/(health|host-config)$")
-# Records every change of the app's script state with the page's clock.
-RECORD_STATES = """
-window.__states = [];
-new MutationObserver((records) => {
-  // Rebuild every value the attribute took, even several within one task: the new
-  // value of a change is the old value of the next one, the last is the current one.
-  const app = document.querySelector('[data-testid=stApp]');
-  if (!app) return;
-  const now = performance.now();
-  const mine = records.filter(r => r.type === 'attributes' && r.target === app);
-  const values = mine.map((r, k) => k + 1 < mine.length ? mine[k + 1].oldValue : null);
-  values.push(app.getAttribute('data-test-script-state'));
-  for (const s of values) {
-    const last = window.__states[window.__states.length - 1];
-    if (s && (!last || last.s !== s)) window.__states.push({s, t: now});
-  }
-}).observe(document, {subtree: true, childList: true, attributes: true,
-                      attributeOldValue: true, attributeFilter: ['data-test-script-state']});
-"""
-# ms from t0 to the first notRunning that follows a running, both after t0; else null.
-RERUN_DONE = """(t0) => {
-  const a = window.__states.filter(x => x.t > t0);
-  const i = a.findIndex(x => x.s === 'running');
-  const j = a.findIndex((x, n) => n > i && x.s === 'notRunning');
-  return i >= 0 && j > i ? a[j].t - t0 : null;
-}"""
+# Frames up to this size are parsed (script_finished is a few bytes, an exception a few
+# KB); larger ones are chart payloads and are only counted.
+PARSE_LIMIT = 64 * 1024
+FINISHED = {
+    ForwardMsg.ScriptFinishedStatus.FINISHED_SUCCESSFULLY,
+    ForwardMsg.ScriptFinishedStatus.FINISHED_WITH_COMPILE_ERROR,
+}
 APP_IDLE = (
     "() => document.querySelector('[data-testid=stApp]')"
     "?.getAttribute('data-test-script-state') === 'notRunning'"
@@ -118,6 +99,8 @@ class Session:
         self.timeout_ms = args.step_timeout * 1000
         self.closing = False
         self.context = self.page = None
+        self.finished: list[float] = []  # time.monotonic() of each finished script run
+        self.changed = asyncio.Event()
 
     def error(self, text: str) -> None:
         self.tally.errors.append(f"{self.tag} {text}"[:400])
@@ -128,6 +111,25 @@ class Session:
 
     def _on_websocket(self, ws) -> None:
         ws.on("close", lambda _: self.closing or self.error("websocket closed"))
+        ws.on("framereceived", self._on_frame)
+
+    def _on_frame(self, payload) -> None:
+        """Streamlit's ForwardMsg frames: note finished runs and exceptions."""
+        if not isinstance(payload, bytes) or len(payload) > PARSE_LIMIT:
+            return
+        try:
+            msg = ForwardMsg.FromString(payload)
+        except Exception:
+            return
+        kind = msg.WhichOneof("type")
+        if kind == "script_finished" and msg.script_finished in FINISHED:
+            self.finished.append(time.monotonic())
+            self.changed.set()
+        elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            element = msg.delta.new_element
+            if element.WhichOneof("type") == "exception":
+                exception = element.exception
+                self.error(f"exception: {exception.type}: {exception.message[:200]}")
 
     async def open(self) -> bool:
         self.context = await self.browser.new_context(viewport={"width": 1280, "height": 900})
@@ -136,7 +138,6 @@ class Session:
         page.on("pageerror", lambda error: self.error(f"page error: {error}"))
         page.on("crash", lambda _: self.error("page crashed"))
         page.on("websocket", self._on_websocket)
-        await page.add_init_script(RECORD_STATES)
         timeout_ms = self.args.open_timeout * 1000
         started = time.monotonic()
         try:
@@ -148,6 +149,22 @@ class Session:
         except Exception as error:
             self.error(f"opening: {type(error).__name__}: {(str(error) + ' ').splitlines()[0]}")
             return False
+
+    async def finished_after(self, t0: float) -> float:
+        """Seconds from ``t0`` to the first finished run after it; TimeoutError if none."""
+        deadline = t0 + self.args.step_timeout
+        while True:
+            later = [t for t in self.finished if t > t0]
+            if later:
+                return later[0] - t0
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no finished run within {self.args.step_timeout:g} s")
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), remaining)
+            except TimeoutError:
+                pass
 
     async def drive(self, deadline: float) -> None:
         """Move slider after slider until the deadline (or MAX_STEPS)."""
@@ -167,34 +184,25 @@ class Session:
                 right = (step // count) % 2 == 0
                 if value >= high or value <= low:
                     right = value <= low
-                t0 = await page.evaluate("performance.now()")
+                t0 = time.monotonic()
                 await slider.press("ArrowRight" if right else "ArrowLeft", timeout=self.timeout_ms)
-                done = await page.wait_for_function(RERUN_DONE, arg=t0, timeout=self.timeout_ms)
-                self.tally.add(self.name, float(await done.json_value()))
-                shown = page.locator("[data-testid=stException]")
-                if await shown.count():
-                    text = " ".join((await shown.first.inner_text()).split())
-                    self.error(f"exception shown after step {step}: {text}")
-                    ended = "exception"
-                    break
+                self.tally.add(self.name, 1000 * await self.finished_after(t0))
                 await asyncio.sleep(self.args.think * self.rng.uniform(0.5, 1.5))
+            shown = page.locator("[data-testid=stException]")
+            if await shown.count():
+                self.error("exception on screen at the end")
         except Exception as error:  # a timeout or a closed page: count it, stop this session
             ended = f"{type(error).__name__}"
             first_line = (str(error) + " ").splitlines()[0]
-            self.error(f"step {step}: {type(error).__name__}: {first_line} {await self.trace()}")
+            self.error(f"step {step}: {type(error).__name__}: {first_line} {self.trace()}")
         if self.args.verbose:
             print(f"  {self.tag}: {count} sliders, ended at step {step} ({ended})", flush=True)
 
-    async def trace(self) -> str:
-        """The last script states seen (ms on the page clock), to tell slow from stuck."""
-        try:
-            script = "() => [performance.now(), window.__states.slice(-4)]"
-            states = await asyncio.wait_for(self.page.evaluate(script), 5)
-        except Exception:
-            return "(page not answering)"
-        now, last = states
-        seen = ", ".join(f"{x['s']} {now - x['t']:.0f} ms ago" for x in last)
-        return f"(last states: {seen})"
+    def trace(self) -> str:
+        """When the last runs finished, to tell a slow server from a lost input."""
+        now = time.monotonic()
+        ago = ", ".join(f"{now - t:.1f} s" for t in self.finished[-3:])
+        return f"(last finished runs: {ago or 'none'} ago; {len(self.finished)} in all)"
 
     async def close(self) -> None:
         self.closing = True
@@ -293,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Load test: {args.sessions} concurrent Chromium sessions for {args.duration:g} s "
         f"(pause {args.think:g} s between steps) vs one session alone, same run, "
         "server and browser on the same 2 cores. Rerun latency (ms) = slider key press to "
-        "script finished."
+        "the rerun's script_finished message at the browser."
     )
     print()
     print(
