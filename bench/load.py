@@ -129,7 +129,8 @@ class Session:
             element = msg.delta.new_element
             if element.WhichOneof("type") == "exception":
                 exception = element.exception
-                self.error(f"exception: {exception.type}: {exception.message[:200]}")
+                where = " | ".join(line.strip() for line in exception.stack_trace[-2:])
+                self.error(f"exception: {exception.type}: {exception.message[:160]} at {where}")
 
     async def open(self) -> bool:
         self.context = await self.browser.new_context(viewport={"width": 1280, "height": 900})
