@@ -193,6 +193,17 @@ def main(argv: list[str] | None = None) -> int:
             torch_positional_encoding(length, d_model, first=far_offset).numpy(), ref_far
         )
 
+    if torch is not None:
+        single = {
+            p: max_error(
+                torch_positional_encoding(1, d_model, first=p).numpy(), reference(1, d_model, p)
+            )
+            for p in (length, FAR)
+        }
+        print(
+            "torch error in the single row p = "
+            + ", p = ".join(f"{p}: {e:.1e}" for p, e in single.items())
+        )
     near = f"p < {length}"
     far = f"{far_offset} <= p <= {FAR}"
     print()
