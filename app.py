@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, menu
+from ui import controls, export, menu
 from ui.data import sinusoidal_grid
 from ui.figures.home import home_heatmap
 from ui.i18n import t
@@ -47,6 +47,7 @@ st.latex(
 grid = sinusoidal_grid(seq_len, d_model, base)
 figure = home_heatmap(grid, t("common.dimension"), t("common.position"))
 st.plotly_chart(figure, width="stretch", key="home_heatmap")
+export.offer("pe_table", figure)
 if grid.downsampled:
     st.caption(
         t(

@@ -122,14 +122,13 @@ with tab_frameworks:
         st.info(t("heatmap.fw_identical", name=name), icon=":material/check:")
     else:
         diff_grid, worst = data.difference_grid(framework, seq_len, d_model, base, layout, group)
-        st.plotly_chart(
-            figs.table_figure(
-                diff_grid, words=words, omega=omega, layout=layout, order=order,
-                tokens=tokens or None, zmax=worst, value_name=t("heatmap.w_difference"),
-                reduce="max_abs", height=height,
-            ),
-            width="stretch", key="hm_difference",
+        diff_figure = figs.table_figure(
+            diff_grid, words=words, omega=omega, layout=layout, order=order,
+            tokens=tokens or None, zmax=worst, value_name=t("heatmap.w_difference"),
+            reduce="max_abs", height=height,
         )  # fmt: skip
+        st.plotly_chart(diff_figure, width="stretch", key="hm_difference")
+        export.offer(f"pe_{framework}_minus_paper", diff_figure)
         if diff_grid.downsampled:
             st.caption(
                 t("heatmap.fw_diff_blocks", rows=diff_grid.row_step, cols=diff_grid.col_step)
@@ -143,13 +142,15 @@ with tab_embedding:
         spec.SEED, t("heatmap.seed"), t("heatmap.seed_help"), container=st.columns(3)[0]
     )
     panels = data.embedding_panels(seq_len, d_model, base, layout, int(seed))
-    st.plotly_chart(
-        figs.embedding_figure(
-            [(t(f"heatmap.emb_panel_{key}"), matrix) for key, matrix in panels.items()],
-            words=words, height=controls.chart_height(380),
-        ),
-        width="stretch", key="hm_embedding",
+    emb_figure = figs.embedding_figure(
+        [(t(f"heatmap.emb_panel_{key}"), matrix) for key, matrix in panels.items()],
+        words=words, height=controls.chart_height(380),
     )  # fmt: skip
+    st.plotly_chart(emb_figure, width="stretch", key="hm_embedding")
+    total = panels["sum"]
+    export.offer(
+        "embedding_plus_pe", emb_figure, matrix=total if total.size <= data.FULL_MAX else None
+    )
     rows, cols = panels["emb"].shape
     if (rows, cols) != (seq_len, d_model):
         st.caption(t("heatmap.emb_capped", rows=rows, cols=cols, L=seq_len, d=d_model))
@@ -192,6 +193,7 @@ with tab_similarity:
         height=controls.chart_height(320),
     )  # fmt: skip
     st.plotly_chart(curve, width="stretch", key="hm_curve")
+    export.offer("pe_similarity_row", curve)
     if stride > 1:
         st.caption(t("heatmap.sim_subsampled", step=stride, n=len(curve.data[0].x), total=seq_len))
     st.caption(t("heatmap.sim_curve_notice"))

@@ -276,9 +276,10 @@ def test_chinese_page_has_chinese_labels_and_hover_words():
 def test_downloads_offer_the_matrix_only_up_to_the_cap():
     small = open_page()
     labels = [b.proto.label for b in small.get("download_button")]
-    assert labels.count("CSV") == 2  # table and similarity matrix
+    assert labels.count("CSV") == 3  # table, embedding + PE, and similarity matrix
     big = open_page({"seq_len": 4096, "d_model": 512})
-    assert [b.proto.label for b in big.get("download_button")].count("CSV") == 0
+    # Only the embedding view's matrix, which is itself capped to the rows it shows.
+    assert [b.proto.label for b in big.get("download_button")].count("CSV") == 1
     assert "posenc.sinusoidal(4096, 512, 10000, layout='interleaved')" in captions(big)
 
 
