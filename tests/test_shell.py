@@ -133,3 +133,12 @@ def test_blas_runs_single_threaded_in_the_app():
         for pool in threadpoolctl.threadpool_info()
         if pool["user_api"] == "blas"
     } == {1}
+
+
+def test_the_ui_layer_imports_pandas_completely_before_any_figure():
+    # Guards the import race seen under load (Plotly reads sys.modules["pandas"]).
+    import subprocess
+    import sys
+
+    code = "import ui, sys; m = sys.modules['pandas']; assert hasattr(m, 'Series')"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=APP.parent)

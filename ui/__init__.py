@@ -6,7 +6,14 @@ Plotly only, so figure builders are tested without a browser.
 """
 
 import numpy  # noqa: F401  (loads the BLAS library the limit below applies to)
+import pandas  # noqa: F401  (see below)
 from threadpoolctl import threadpool_limits
+
+# pandas is imported here, fully, before any page builds a figure: Plotly's validators
+# look pandas up in sys.modules without importing it, and on a fresh server two
+# sessions' threads could otherwise meet a half-imported pandas ("partially initialized
+# module 'pandas' has no attribute 'Series'", seen in bench/load.py). A second thread
+# importing ui waits on this module's import lock until pandas is complete.
 
 # One BLAS thread per process: the server runs every session's reruns in parallel
 # threads, and each multithreaded BLAS call then oversubscribes the cores (a 512 x 256
