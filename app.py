@@ -27,7 +27,7 @@ with right:
 
 st.header(t("home.criteria_header"))
 for criterion in ("unique", "consistent", "extrapolates", "bounded"):
-    text_col, link_col = st.columns([4, 1], vertical_alignment="center")
+    text_col, link_col = st.columns([3, 1.2], vertical_alignment="center")
     text_col.markdown(t(f"home.criterion_{criterion}"))
     target = menu.page_for(criterion)
     if target is not None:
@@ -45,7 +45,9 @@ st.latex(
     r"\omega_i = \frac{1}{n^{2i/d}}"
 )
 grid = sinusoidal_grid(seq_len, d_model, base)
-figure = home_heatmap(grid, t("common.dimension"), t("common.position"))
+figure = home_heatmap(
+    grid, t("common.dimension"), t("common.position"), height=controls.chart_height(380)
+)
 st.plotly_chart(figure, width="stretch", key="home_heatmap")
 export.offer("pe_table", figure)
 if grid.downsampled:

@@ -142,3 +142,9 @@ def test_the_ui_layer_imports_pandas_completely_before_any_figure():
 
     code = "import ui, sys; m = sys.modules['pandas']; assert hasattr(m, 'Series')"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=APP.parent)
+
+
+def test_presenter_mode_enlarges_the_chart():
+    normal = figures(run_page())[0]["layout"]["height"]
+    presenting = figures(run_page(query={"present": "true"}))[0]["layout"]["height"]
+    assert presenting == int(normal * 1.5)

@@ -102,7 +102,8 @@ def presenter_style() -> None:
     """Projector mode: larger type and charts, less chrome. Static CSS, no user text."""
     st.html(
         "<style>"
-        "html, body, [data-testid=stMarkdownContainer] p {font-size: 1.25rem;}"
+        "[data-testid=stMain] [data-testid=stMarkdownContainer] p,"
+        " [data-testid=stMain] [data-testid=stMarkdownContainer] li {font-size: 1.25rem;}"
         "h1 {font-size: 3rem !important;} h2 {font-size: 2.2rem !important;}"
         "[data-testid=stHeader] {display: none;}"
         ".block-container {padding-top: 1rem; max-width: 100% !important;}"
