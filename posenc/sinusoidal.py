@@ -21,6 +21,8 @@ Layouts of a row:
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -34,6 +36,10 @@ from posenc._validate import (
 )
 
 __all__ = ["frequencies", "sinusoidal", "wavelengths"]
+
+# Tables with at least this many pairs are filled by several threads (one per core).
+_THREADED_SIZE = 1 << 21
+_MAX_THREADS = 8
 
 
 def frequencies(d_model: int, base: float = 10000.0) -> np.ndarray:
@@ -118,7 +124,9 @@ def sinusoidal(
     ``(length / B + B) * d_model / 2`` sines and cosines are evaluated (``B`` about
     ``sqrt(length)``); every other entry is one complex multiplication. Each factor is
     correctly rounded, so the product errs by a few ulp, not by the accumulated drift
-    of a recurrence; the result is clipped to [-1, 1], where the exact values lie.
+    of a recurrence. The result stays in [-1, 1], where the exact values lie: float32
+    factors are rounded toward zero, float64 products are clipped. Tables of 2 M pairs
+    or more are filled by one thread per core (numpy releases the GIL in its loops).
 
     Examples
     --------
@@ -145,21 +153,61 @@ def sinusoidal(
     n_full, tail = divmod(length, block)
     starts = offset + block * np.arange(n_full + (tail > 0), dtype=np.float64)
     # e^{-i omega P} for block starts P, e^{-i omega r} for in-block steps r.
-    coarse = np.exp(-1j * np.multiply.outer(starts, omega)).astype(ctype)
-    fine = np.exp(-1j * np.multiply.outer(np.arange(block, dtype=np.float64), omega)).astype(ctype)
+    coarse = np.exp(-1j * np.multiply.outer(starts, omega))
+    fine = np.exp(-1j * np.multiply.outer(np.arange(block, dtype=np.float64), omega))
 
     # Viewed as complex, an interleaved row is sin + i cos = i e^{-i omega p}.
     coarse *= 1j
+    if dtype == np.float32:
+        # Factors with components rounded toward zero have modulus <= 1, so a product's
+        # component is <= 1 + u before its last rounding and <= 1 after it: the table
+        # stays in [-1, 1] without a pass over it.
+        coarse, fine = _toward_zero32(coarse), _toward_zero32(fine)
     out = np.empty((length, d_model), dtype=dtype)
     z = out.view(ctype) if layout == "interleaved" else np.empty((length, half), dtype=ctype)
-    body = z[: n_full * block].reshape(n_full, block, half)
-    np.multiply(coarse[:n_full, None, :], fine[None, :, :], out=body)
-    if tail:
-        np.multiply(coarse[n_full], fine[:tail], out=z[n_full * block :])
+    _block_products(coarse, fine, z, block, clip=dtype == np.float64)
     if layout == "split":
         out[:, :half] = z.real
         out[:, half:] = z.imag
-    # Each factor has modulus 1 up to rounding, so a product may land one ulp beyond
-    # +-1 (24 entries of the float32 8192 x 4096 table do); the exact values never do.
-    np.clip(out, -1.0, 1.0, out=out)
     return out
+
+
+def _block_products(coarse, fine, z, block: int, *, clip: bool) -> None:
+    """``z[P + r] = coarse[P / block] * fine[r]``, on every core for large tables.
+
+    numpy releases the GIL inside ufunc loops, so threads share the work. With
+    ``clip``, each chunk is clipped to [-1, 1]: rounded unit factors can multiply to one
+    ulp past +-1, and the exact values never leave [-1, 1].
+    """
+    length, half = z.shape
+    n_blocks = coarse.shape[0]
+    workers = min(os.cpu_count() or 1, _MAX_THREADS) if z.size >= _THREADED_SIZE else 1
+    bounds = np.linspace(0, n_blocks, workers + 1).round().astype(int)
+
+    def work(first: int, last: int) -> None:
+        rows = z[first * block : min(last * block, length)]
+        full = min(last * block, length) // block - first
+        body = rows[: full * block].reshape(full, block, half)
+        np.multiply(coarse[first : first + full, None, :], fine[None, :, :], out=body)
+        if full * block < len(rows):
+            np.multiply(
+                coarse[first + full], fine[: len(rows) - full * block], out=rows[full * block :]
+            )
+        if clip:
+            values = rows.view(rows.real.dtype)
+            np.clip(values, -1.0, 1.0, out=values)
+
+    if workers == 1:
+        work(0, n_blocks)
+        return
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(work, bounds[:-1], bounds[1:]))
+
+
+def _toward_zero32(values: np.ndarray) -> np.ndarray:
+    """complex128 -> complex64, each component rounded toward zero."""
+    parts = values.view(np.float64)
+    rounded = parts.astype(np.float32)
+    away = np.abs(rounded) > np.abs(parts)
+    rounded[away] = np.nextafter(rounded[away], np.float32(0))
+    return rounded.view(np.complex64)
