@@ -109,8 +109,8 @@ def sinusoidal(
     offset : float
         Position of the first row; may be negative or fractional.
     dtype : float32 or float64
-        Output type. Angles are always formed in float64, so float32 output is the
-        float64 table rounded once (error <= 2.5e-7 at any position).
+        Output type. Angles are always formed in float64; float32 output errs by < 2.5e-7 at
+        any position (the seeds' float32 torch code: 7e-3 near position 100 000).
 
     Returns
     -------
