@@ -140,6 +140,11 @@ def downsample(
     return block_means(n_rows, n_cols, lambda a, b: z[a:b], row_step, col_step)
 
 
+def as_grid(data: np.ndarray | Grid) -> Grid:
+    """A ``Grid`` as is; a matrix reduced to its display grid (:func:`downsample`)."""
+    return data if isinstance(data, Grid) else downsample(data)
+
+
 def style(fig: go.Figure, *, height: int = 420, title: str | None = None) -> go.Figure:
     """House layout: compact margins, readable fonts, no Plotly logo needed."""
     fig.update_layout(
@@ -170,7 +175,7 @@ def heatmap(
     ``customdata`` (same leading shape as ``z``) is only used when no downsampling
     happens, because averaged cells have no single position or dimension.
     """
-    grid = z if isinstance(z, Grid) else downsample(z)
+    grid = as_grid(z)
     trace = go.Heatmap(
         z=grid.z,
         x=grid.cols,

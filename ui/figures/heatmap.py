@@ -15,7 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.figures.common import COLORSCALE, Grid, block_means, steps, style
+from ui.figures.common import COLORSCALE, Grid, as_grid, block_means, steps, style
 
 # Curves with more points are subsampled.
 MAX_POINTS = 5000
@@ -65,14 +65,6 @@ def toeplitz_block_means(values: np.ndarray, row_step: int | None = None, col_st
     sums = big_k(r1 - 1 - c0) - big_k(r0 - 1 - c0) - big_k(r1 - 1 - c1) + big_k(r0 - 1 - c1)
     z = (sums / ((r1 - r0) * (c1 - c0))).astype(np.float32)
     return Grid(z, (r[:-1] + r[1:] - 1) / 2, (c[:-1] + c[1:] - 1) / 2, row_step, col_step)
-
-
-def as_grid(data: np.ndarray | Grid) -> Grid:
-    """A ``Grid`` as is; a matrix reduced to block means."""
-    if isinstance(data, Grid):
-        return data
-    matrix = np.asarray(data)
-    return block_means(*matrix.shape, lambda a, b: matrix[a:b])
 
 
 def spans(centres: np.ndarray, step: int) -> list[tuple[int, int]]:
