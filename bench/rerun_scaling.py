@@ -5,7 +5,9 @@
 Pages are read from ``ui.menu.PAGES`` when the script runs. "Largest settings" are
 ``seq_len=8192``, ``d_model=4096`` and, for every ``IntParam`` / ``FloatParam`` in the
 page's ``ui.specs.<name>.SPECS``, its maximum (the largest value on the spec's step
-grid). Other controls (choices, toggles, texts) stay at their defaults.
+grid). Other controls (choices, toggles, texts) stay at their defaults. Pages with lazy
+tabs (a ``*_tab`` spec, ``ui.specs.tab_param``) run only the open tab's work, so each tab
+is measured on its own, as ``page [tab]``.
 
 Two times per setting, each the median of ``--repeats`` runs in Streamlit's AppTest
 (the script in this process, no browser), default and largest runs taking turns:
@@ -35,6 +37,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from ui import menu  # noqa: E402
 from ui.params import FloatParam, IntParam  # noqa: E402
+from ui.texts import LANGUAGES  # noqa: E402
 
 TARGET = 3.0
 SHARED_MAX = {"seq_len": "8192", "d_model": "4096"}
@@ -64,6 +67,15 @@ def largest_settings(name: str) -> dict[str, str]:
         if value is not None:
             query[spec.key] = value
     return query
+
+
+def tab_queries(name: str) -> list[tuple[str, dict[str, str]]]:
+    """``(label, query)`` per tab of a page with lazy tabs; one unnamed entry otherwise."""
+    for spec in page_specs(name):
+        if spec.key.endswith("_tab"):
+            labels = spec.options[: len(spec.options) // len(LANGUAGES)]
+            return [(f"{name} [{label}]", {spec.key: label}) for label in labels]
+    return [(name, {})]
 
 
 class Failed(RuntimeError):
@@ -137,18 +149,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"pages found: {', '.join(p.name for p in pages) or 'none'}")
     rows, failed = [], False
     for page in pages:
-        try:
-            largest = largest_settings(page.name)
-            print(f"- {page.name}: largest = {largest}", flush=True)
-            settings = {"default": {}, "largest": largest}
-            result = measure(ROOT / page.path, settings, repeats, args.timeout)
-        except Exception as error:  # a page under construction: report it, go on
-            rows.append((page.name, None, f"{type(error).__name__}: {str(error)[:200]}"))
-            failed = True
-            continue
-        rows.append((page.name, result, ""))
-        for notice in result["largest"]["notices"]:
-            print(f"  notice at largest settings: {notice[:160]!r}")
+        for label, tab in tab_queries(page.name):
+            try:
+                largest = {**largest_settings(page.name), **tab}
+                print(f"- {label}: largest = {largest}", flush=True)
+                settings = {"default": dict(tab), "largest": largest}
+                result = measure(ROOT / page.path, settings, repeats, args.timeout)
+            except Exception as error:  # a page under construction: report it, go on
+                rows.append((label, None, f"{type(error).__name__}: {str(error)[:200]}"))
+                failed = True
+                continue
+            rows.append((label, result, ""))
+            for notice in result["largest"]["notices"]:
+                print(f"  notice at largest settings: {notice[:160]!r}")
 
     print()
     print(

@@ -44,156 +44,168 @@ words = {
 }
 height = controls.chart_height(460)
 
-tab_table, tab_frameworks, tab_embedding, tab_similarity = st.tabs(
-    [t(f"heatmap.tab_{name}") for name in ("table", "frameworks", "embedding", "similarity")]
-)
-with tab_table:
-    left, middle, right = st.columns([1.3, 1, 2.2])
-    with left:
-        layout = controls.choice(
-            spec.LAYOUT, t("heatmap.layout"), t("heatmap.layout_help"),
-            captions=[t("heatmap.layout_interleaved"), t("heatmap.layout_split")],
-        )  # fmt: skip
-    with middle:
-        group = controls.toggle(spec.GROUP, t("heatmap.group"), t("heatmap.group_help"))
-    with right:
-        framework = controls.choice(
-            spec.FRAMEWORK, t("heatmap.framework"), t("heatmap.framework_help")
-        )
-    try:
-        omega = framework_frequencies(framework, d_model, base)
-    except ValueError as error:  # fairseq at d = 2
-        st.warning(t("heatmap.framework_unavailable", error=error))
-        framework, omega = "paper", framework_frequencies("paper", d_model, base)
-    order = data.column_order(d_model, layout, group)
-    grid = data.table_grid(framework, seq_len, d_model, base, layout, group)
-    figure = figs.table_figure(
-        grid, words=words, omega=omega, layout=layout, order=order, tokens=tokens or None,
-        height=height,
+left, middle, right = st.columns([1.3, 1, 2.2])
+with left:
+    layout = controls.choice(
+        spec.LAYOUT, t("heatmap.layout"), t("heatmap.layout_help"),
+        captions=[t("heatmap.layout_interleaved"), t("heatmap.layout_split")],
     )  # fmt: skip
-    here = st.columns(2) if learned is not None else [st.container()]
-    here[0].plotly_chart(figure, width="stretch", key="hm_table")
-    if learned is not None:
-        learned_table, top = learned_grid(learned)
-        here[1].plotly_chart(
-            figs.table_figure(learned_table, words=words, zmax=top, height=height),
-            width="stretch", key="hm_learned",
-        )  # fmt: skip
-        here[1].caption(t("heatmap.learned_caption", rows=learned.shape[0], cols=learned.shape[1]))
-    data.downsampled_notice(grid, seq_len, d_model)
-    st.caption(t("heatmap.main_notice"))
-    if layout == "split" or group:
-        st.caption(t("heatmap.grouped_notice"))
-    elif grid.col_step > 1:
-        st.caption(t("heatmap.mixed_hint"))
-    full = seq_len * d_model <= data.FULL_MAX
-    export.offer(
-        "pe_table", figure,
-        matrix=(lambda: data.table(framework, seq_len, d_model, base, layout)) if full else None,
-    )  # fmt: skip
-    if not full:
-        st.caption(t("heatmap.export_capped", cap=data.FULL_MAX, n=seq_len * d_model,
-                     code=data.python_call(framework, seq_len, d_model, base, layout)))  # fmt: skip
-    if seq_len <= spec.TABLE_MAX and d_model <= spec.TABLE_MAX:
-        names = [f"{p}: {tokens[p]}" if tokens else str(p) for p in range(seq_len)]
-        frame = data.numeric_frame(
-            data.table(framework, seq_len, d_model, base, layout), layout, names
-        )
-        number = st.column_config.NumberColumn(format="%.8f")
-        st.dataframe(frame, column_config=dict.fromkeys(frame.columns, number))
-        st.caption(t("heatmap.numbers"))
+with middle:
+    group = controls.toggle(spec.GROUP, t("heatmap.group"), t("heatmap.group_help"))
+with right:
+    framework = controls.choice(spec.FRAMEWORK, t("heatmap.framework"), t("heatmap.framework_help"))
+try:
+    omega = framework_frequencies(framework, d_model, base)
+except ValueError as error:  # fairseq at d = 2
+    st.warning(t("heatmap.framework_unavailable", error=error))
+    framework, omega = "paper", framework_frequencies("paper", d_model, base)
+order = data.column_order(d_model, layout, group)
 
-with tab_frameworks:
-    st.markdown(t("heatmap.fw_intro"))
-    differences = data.framework_differences(seq_len, d_model, base)
-    frame, config = data.framework_frame(differences)
-    st.dataframe(frame, hide_index=True, column_config=config)
-    st.caption(t("heatmap.fw_presets"))
-    for column, name in zip(st.columns(len(FRAMEWORKS)), FRAMEWORKS, strict=True):
-        label = t(f"heatmap.fw_name_{name}")
-        column.button(
-            name, key=f"hm_fw_{name}", on_click=data.apply_preset,
-            args=({"hm_framework": name, "hm_layout": NATIVE_LAYOUT[name]},),
-            help=t("heatmap.fw_preset_help", name=label, layout=NATIVE_LAYOUT[name]),
-            disabled=differences[name] is None, width="stretch",
+tabs = controls.lazy_tabs(spec.TAB, "heatmap", spec.TAB_NAMES)
+with tabs["table"]:
+    if tabs["table"].open:
+        grid = data.table_grid(framework, seq_len, d_model, base, layout, group)
+        figure = figs.table_figure(
+            grid, words=words, omega=omega, layout=layout, order=order, tokens=tokens or None,
+            height=height,
         )  # fmt: skip
-    name = t(f"heatmap.fw_name_{framework}")
-    if not differences.get(framework):
-        st.info(t("heatmap.fw_identical", name=name), icon=":material/check:")
-    else:
-        diff_grid, worst = data.difference_grid(framework, seq_len, d_model, base, layout, group)
-        diff_figure = figs.table_figure(
-            diff_grid, words=words, omega=omega, layout=layout, order=order,
-            tokens=tokens or None, zmax=worst, value_name=t("heatmap.w_difference"),
-            reduce="max_abs", height=height,
-        )  # fmt: skip
-        st.plotly_chart(diff_figure, width="stretch", key="hm_difference")
-        export.offer(f"pe_{framework}_minus_paper", diff_figure)
-        if diff_grid.downsampled:
-            st.caption(
-                t("heatmap.fw_diff_blocks", rows=diff_grid.row_step, cols=diff_grid.col_step)
+        here = st.columns(2) if learned is not None else [st.container()]
+        here[0].plotly_chart(figure, width="stretch", key="hm_table")
+        if learned is not None:
+            learned_table, top = learned_grid(learned)
+            here[1].plotly_chart(
+                figs.table_figure(learned_table, words=words, zmax=top, height=height),
+                width="stretch", key="hm_learned",
+            )  # fmt: skip
+            here[1].caption(
+                t("heatmap.learned_caption", rows=learned.shape[0], cols=learned.shape[1])
             )
-        st.caption(t("heatmap.fw_diff_notice", name=name, worst=worst))
+        data.downsampled_notice(grid, seq_len, d_model)
+        st.caption(t("heatmap.main_notice"))
+        if layout == "split" or group:
+            st.caption(t("heatmap.grouped_notice"))
+        elif grid.col_step > 1:
+            st.caption(t("heatmap.mixed_hint"))
+        full = seq_len * d_model <= data.FULL_MAX
+        whole = (framework, seq_len, d_model, base, layout)
+        export.offer("pe_table", figure, matrix=(lambda: data.table(*whole)) if full else None)
+        if not full:
+            code = data.python_call(*whole)
+            st.caption(
+                t("heatmap.export_capped", cap=data.FULL_MAX, n=seq_len * d_model, code=code)
+            )
+        if seq_len <= spec.TABLE_MAX and d_model <= spec.TABLE_MAX:
+            names = [f"{p}: {tokens[p]}" if tokens else str(p) for p in range(seq_len)]
+            frame = data.numeric_frame(
+                data.table(framework, seq_len, d_model, base, layout), layout, names
+            )
+            number = st.column_config.NumberColumn(format="%.8f")
+            st.dataframe(frame, column_config=dict.fromkeys(frame.columns, number))
+            st.caption(t("heatmap.numbers"))
 
-with tab_embedding:
-    st.markdown(t("heatmap.emb_intro"))
-    st.latex(r"x_p = E_p + PE_p")
-    seed = controls.slider(
-        spec.SEED, t("heatmap.seed"), t("heatmap.seed_help"), container=st.columns(3)[0]
-    )
-    panels = data.embedding_panels(seq_len, d_model, base, layout, int(seed))
-    emb_figure = figs.embedding_figure(
-        [(t(f"heatmap.emb_panel_{key}"), matrix) for key, matrix in panels.items()],
-        words=words, height=controls.chart_height(380),
-    )  # fmt: skip
-    st.plotly_chart(emb_figure, width="stretch", key="hm_embedding")
-    total = panels["sum"]
-    export.offer(
-        "embedding_plus_pe", emb_figure, matrix=total if total.size <= data.FULL_MAX else None
-    )
-    rows, cols = panels["emb"].shape
-    if (rows, cols) != (seq_len, d_model):
-        st.caption(t("heatmap.emb_capped", rows=rows, cols=cols, L=seq_len, d=d_model))
-    st.caption(t("heatmap.emb_notice", max_pos=seq_len - 1))
+with tabs["frameworks"]:
+    if tabs["frameworks"].open:
+        st.markdown(t("heatmap.fw_intro"))
+        differences = data.framework_differences(seq_len, d_model, base)
+        frame, config = data.framework_frame(differences)
+        st.dataframe(frame, hide_index=True, column_config=config)
+        st.caption(t("heatmap.fw_presets"))
+        for column, name in zip(st.columns(len(FRAMEWORKS)), FRAMEWORKS, strict=True):
+            label = t(f"heatmap.fw_name_{name}")
+            column.button(
+                name, key=f"hm_fw_{name}", on_click=data.apply_preset,
+                args=({"hm_framework": name, "hm_layout": NATIVE_LAYOUT[name]},),
+                help=t("heatmap.fw_preset_help", name=label, layout=NATIVE_LAYOUT[name]),
+                disabled=differences[name] is None, width="stretch",
+            )  # fmt: skip
+        name = t(f"heatmap.fw_name_{framework}")
+        if not differences.get(framework):
+            st.info(t("heatmap.fw_identical", name=name), icon=":material/check:")
+        else:
+            diff_grid, worst = data.difference_grid(
+                framework, seq_len, d_model, base, layout, group
+            )
+            diff_figure = figs.table_figure(
+                diff_grid, words=words, omega=omega, layout=layout, order=order,
+                tokens=tokens or None, zmax=worst, value_name=t("heatmap.w_difference"),
+                reduce="max_abs", height=height,
+            )  # fmt: skip
+            st.plotly_chart(diff_figure, width="stretch", key="hm_difference")
+            export.offer(f"pe_{framework}_minus_paper", diff_figure)
+            if diff_grid.downsampled:
+                st.caption(
+                    t("heatmap.fw_diff_blocks", rows=diff_grid.row_step, cols=diff_grid.col_step)
+                )
+            st.caption(t("heatmap.fw_diff_notice", name=name, worst=worst))
 
-with tab_similarity:
-    st.markdown(t("heatmap.sim_intro"))
-    st.latex(
-        r"PE_i \cdot PE_j = \sum_{k=0}^{d/2-1} \big[\sin\omega_k i\,\sin\omega_k j"
-        r" + \cos\omega_k i\,\cos\omega_k j\big] = \sum_{k=0}^{d/2-1} \cos\big(\omega_k (i-j)\big)"
-    )
-    asked = controls.number(
-        spec.SIM_ROW, t("heatmap.sim_row"), t("heatmap.sim_row_help"),
-        container=st.columns(4)[0], format="%.0f",
-    )  # fmt: skip
-    reference = min(round(asked), seq_len - 1)
-    if reference != asked:
-        st.caption(
-            t("heatmap.sim_row_clamped", asked=f"{asked:g}", last=seq_len - 1, used=reference)
+with tabs["embedding"]:
+    if tabs["embedding"].open:
+        st.markdown(t("heatmap.emb_intro"))
+        st.latex(r"x_p = E_p + PE_p")
+        seed = controls.slider(
+            spec.SEED, t("heatmap.seed"), t("heatmap.seed_help"), container=st.columns(3)[0]
         )
-    similarity = data.similarity_grid(seq_len, d_model, base)
-    sim_figure = figs.similarity_figure(similarity, words=words, reference=reference, height=height)
-    here = st.columns(2) if learned is not None else [st.container()]
-    here[0].plotly_chart(sim_figure, width="stretch", key="hm_similarity")
-    if learned is not None:
-        here[1].plotly_chart(
-            figs.similarity_figure(learned_similarity(learned), words=words, height=height),
-            width="stretch", key="hm_learned_similarity",
+        panels = data.embedding_panels(seq_len, d_model, base, layout, int(seed))
+        emb_figure = figs.embedding_figure(
+            [(t(f"heatmap.emb_panel_{key}"), matrix) for key, matrix in panels.items()],
+            words=words, height=controls.chart_height(380),
         )  # fmt: skip
-        here[1].caption(t("heatmap.learned_sim_caption", rows=min(len(learned), SIMILARITY_ROWS)))
-    data.downsampled_notice(similarity, seq_len, seq_len)
-    st.caption(t("heatmap.sim_notice", half=d_model // 2))
-    small = seq_len * seq_len <= data.FULL_MAX
-    export.offer(
-        "pe_similarity", sim_figure,
-        matrix=(lambda: posenc.similarity_matrix(seq_len, d_model, base)) if small else None,
-    )  # fmt: skip
-    curve, stride = figs.similarity_curve(
-        data.similarity_row(seq_len, d_model, base, reference), reference, words=words,
-        height=controls.chart_height(320),
-    )  # fmt: skip
-    st.plotly_chart(curve, width="stretch", key="hm_curve")
-    export.offer("pe_similarity_row", curve)
-    if stride > 1:
-        st.caption(t("heatmap.sim_subsampled", step=stride, n=len(curve.data[0].x), total=seq_len))
-    st.caption(t("heatmap.sim_curve_notice"))
+        st.plotly_chart(emb_figure, width="stretch", key="hm_embedding")
+        total = panels["sum"]
+        export.offer(
+            "embedding_plus_pe", emb_figure, matrix=total if total.size <= data.FULL_MAX else None
+        )
+        rows, cols = panels["emb"].shape
+        if (rows, cols) != (seq_len, d_model):
+            st.caption(t("heatmap.emb_capped", rows=rows, cols=cols, L=seq_len, d=d_model))
+        st.caption(t("heatmap.emb_notice", max_pos=seq_len - 1))
+
+with tabs["similarity"]:
+    if tabs["similarity"].open:
+        st.markdown(t("heatmap.sim_intro"))
+        st.latex(
+            r"PE_i \cdot PE_j = \sum_{k=0}^{d/2-1} \big[\sin\omega_k i\,\sin\omega_k j"
+            r" + \cos\omega_k i\,\cos\omega_k j\big]"
+            r" = \sum_{k=0}^{d/2-1} \cos\big(\omega_k (i-j)\big)"
+        )
+        asked = controls.number(
+            spec.SIM_ROW, t("heatmap.sim_row"), t("heatmap.sim_row_help"),
+            container=st.columns(4)[0], format="%.0f",
+        )  # fmt: skip
+        reference = min(round(asked), seq_len - 1)
+        if reference != asked:
+            st.caption(
+                t("heatmap.sim_row_clamped", asked=f"{asked:g}", last=seq_len - 1, used=reference)
+            )
+        similarity = data.similarity_grid(seq_len, d_model, base)
+        sim_figure = figs.similarity_figure(
+            similarity, words=words, reference=reference, height=height
+        )
+        here = st.columns(2) if learned is not None else [st.container()]
+        here[0].plotly_chart(sim_figure, width="stretch", key="hm_similarity")
+        if learned is not None:
+            here[1].plotly_chart(
+                figs.similarity_figure(learned_similarity(learned), words=words, height=height),
+                width="stretch", key="hm_learned_similarity",
+            )  # fmt: skip
+            here[1].caption(
+                t("heatmap.learned_sim_caption", rows=min(len(learned), SIMILARITY_ROWS))
+            )
+        data.downsampled_notice(similarity, seq_len, seq_len)
+        st.caption(t("heatmap.sim_notice", half=d_model // 2))
+        small = seq_len * seq_len <= data.FULL_MAX
+        export.offer(
+            "pe_similarity", sim_figure,
+            matrix=(lambda: posenc.similarity_matrix(seq_len, d_model, base)) if small else None,
+        )  # fmt: skip
+        curve, stride = figs.similarity_curve(
+            data.similarity_row(seq_len, d_model, base, reference), reference, words=words,
+            height=controls.chart_height(320),
+        )  # fmt: skip
+        st.plotly_chart(curve, width="stretch", key="hm_curve")
+        export.offer("pe_similarity_row", curve)
+        if stride > 1:
+            st.caption(
+                t("heatmap.sim_subsampled", step=stride, n=len(curve.data[0].x), total=seq_len)
+            )
+        st.caption(t("heatmap.sim_curve_notice"))

@@ -74,9 +74,7 @@ st.latex(FORMULAS["intro"])
 if kind == "sentence":
     tokens = data.tokenize(text) or (data.EMPTY_TOKEN,)
     st.caption(t("rope.tokens", count=len(tokens), tokens=" | ".join(tokens[:40])))
-labels = [t(f"rope.tab_{name}") for name in sp.TAB_NAMES]
-data.keep_tab(sp.TAB.key, labels, sp.TAB.options)
-tabs = dict(zip(sp.TAB_NAMES, st.tabs(labels, key=sp.TAB.key, bind="query-params"), strict=True))
+tabs = controls.lazy_tabs(sp.TAB, "rope", sp.TAB_NAMES)
 
 with tabs["scores"]:
     if tabs["scores"].open:

@@ -18,6 +18,7 @@ from posenc.attention import (
     toeplitz_residual,
 )
 from posenc.binary import binary
+from posenc.blocks import scheme_block_means, sinusoid_block_means
 from posenc.fit import fit_shift
 from posenc.frameworks import FRAMEWORKS, framework_table
 from posenc.rope import SCALINGS, rope, rope_frequencies, rope_scores
@@ -48,9 +49,11 @@ __all__ = [
     "rope_scores",
     "rotation_matrix",
     "same_content_decay",
+    "scheme_block_means",
     "scheme_table",
     "shift_residuals",
     "similarity_matrix",
+    "sinusoid_block_means",
     "sinusoidal",
     "split_permutation",
     "toeplitz_residual",

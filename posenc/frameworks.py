@@ -23,11 +23,13 @@ are rounded to float32, so its error grows with the position.
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from posenc._validate import check_base, check_even, check_int, check_layout
-from posenc.sinusoidal import frequencies, sinusoidal
+from posenc.sinusoidal import _MAX_THREADS, _THREADED_SIZE, _table, frequencies, sinusoidal
 
 __all__ = [
     "FRAMEWORKS",
@@ -97,21 +99,6 @@ def framework_frequencies(name: str, d_model: int, base: float = 10000.0) -> np.
         # tensor2tensor: log_timescale_increment = log(max/min) / max(half - 1, 1).
         return base ** (-np.arange(half, dtype=np.float64) / max(half - 1, 1))
     return frequencies(d_model, base)
-
-
-def _pairs(length: int, omega: np.ndarray, offset: int) -> tuple[np.ndarray, np.ndarray]:
-    """``sin(omega p)`` and ``cos(omega p)`` for ``p = offset .. offset + length - 1``.
-
-    The block products of :func:`posenc.sinusoidal` for any frequencies:
-    ``e^{-i omega (P + r)} = e^{-i omega P} e^{-i omega r}``, each factor correctly
-    rounded, so only about ``2 sqrt(length)`` exponentials per pair are evaluated.
-    """
-    block = max(1, math.isqrt(length))
-    starts = offset + block * np.arange(-(-length // block), dtype=np.float64)
-    coarse = np.exp(-1j * np.multiply.outer(starts, omega))
-    fine = np.exp(-1j * np.multiply.outer(np.arange(block, dtype=np.float64), omega))
-    z = (coarse[:, None, :] * fine[None, :, :]).reshape(-1, omega.size)[:length]
-    return -z.imag, z.real
 
 
 def _place(sin: np.ndarray, cos: np.ndarray, out: np.ndarray, layout: str) -> None:
@@ -186,17 +173,16 @@ def framework_table(
     if name in ("paper", "tf", "tf_old"):
         # Same frequencies as the paper (tf_old's exponent 2*(j//2)/d is 2i/d).
         return sinusoidal(length, d_model, base, layout=layout, offset=offset)
+    if name != "torch32":
+        return _table(omega, length, float(offset), layout, np.float64)
     out = np.empty((length, d_model))
     rows = max(1, _BLOCK_ENTRIES // omega.size)
     for start in range(0, length, rows):
         stop = min(start + rows, length)
-        if name == "torch32":
-            # position * div_term: int64 times float32 gives float32 in torch.
-            positions = np.arange(offset + start, offset + stop, dtype=np.float32)
-            angles = positions[:, None] * _torch32_div_term(d_model, base)[None, :]
-            _place(np.sin(angles), np.cos(angles), out[start:stop], layout)
-        else:
-            _place(*_pairs(stop - start, omega, offset + start), out[start:stop], layout)
+        # position * div_term: int64 times float32 gives float32 in torch.
+        positions = np.arange(offset + start, offset + stop, dtype=np.float32)
+        angles = positions[:, None] * _torch32_div_term(d_model, base)[None, :]
+        _place(np.sin(angles), np.cos(angles), out[start:stop], layout)
     return out
 
 
@@ -273,14 +259,37 @@ def max_abs_differences(
     # One representative per distinct table; the paper's equals paper, tf, tf_old.
     same_as = {"tf": "paper", "tf_old": "paper", "fairseq": "t2t"}
     computed = {same_as.get(n, n) for n, v in result.items() if v is not None} - {"paper"}
-    worst = dict.fromkeys(computed, 0.0)
-    rows = max(1, _BLOCK_ENTRIES // d_model)
-    for start in range(0, length if computed else 0, rows):
+    omega = {name: framework_frequencies(name, d_model, base) for name in computed | {"paper"}}
+    div_term = _torch32_div_term(d_model, base)
+
+    def chunk(start: int) -> dict[str, float]:
         count = min(rows, length - start)
-        paper = sinusoidal(count, d_model, base, offset=start)
+        paper = _table(omega["paper"], count, float(start), "interleaved", np.float64)
+        found = {}
         for name in computed:
-            ours = framework_table(name, count, d_model, base, layout="interleaved", offset=start)
-            worst[name] = max(worst[name], float(np.max(np.abs(ours - paper))))
+            if name == "torch32":
+                positions = np.arange(start, start + count, dtype=np.float32)
+                angles = positions[:, None] * div_term[None, :]
+                found[name] = max(
+                    float(np.max(np.abs(np.sin(angles) - paper[:, 0::2]))),
+                    float(np.max(np.abs(np.cos(angles) - paper[:, 1::2]))),
+                )
+            else:
+                ours = _table(omega[name], count, float(start), "interleaved", np.float64)
+                found[name] = float(np.max(np.abs(np.subtract(ours, paper, out=ours))))
+        return found
+
+    # Chunks of ~1 M entries, one thread per core for large tables (numpy releases the
+    # GIL in its loops); each chunk's own tables stay below the threaded size.
+    rows = max(1, (_BLOCK_ENTRIES // 4) // d_model)
+    starts = range(0, length if computed else 0, rows)
+    threads = min(os.cpu_count() or 1, _MAX_THREADS) if length * d_model >= _THREADED_SIZE else 1
+    if threads > 1:
+        with ThreadPoolExecutor(threads) as pool:
+            found = list(pool.map(chunk, starts))
+    else:
+        found = [chunk(start) for start in starts]
+    worst = {name: max((f[name] for f in found), default=0.0) for name in computed}
     for name, value in result.items():
         if value is not None:
             result[name] = worst.get(same_as.get(name, name), 0.0)

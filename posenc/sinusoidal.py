@@ -146,8 +146,14 @@ def sinusoidal(
     layout = check_layout(layout)
     offset = check_real("offset", offset)
     dtype = check_dtype(dtype)
+    return _table(omega, length, offset, layout, dtype)
+
+
+def _table(omega: np.ndarray, length: int, offset: float, layout: str, dtype) -> np.ndarray:
+    """:func:`sinusoidal` for any frequencies ``omega`` (checked arguments)."""
     ctype = np.complex64 if dtype == np.float32 else np.complex128
     half = omega.size
+    d_model = 2 * half
 
     block = max(1, math.isqrt(length))
     n_full, tail = divmod(length, block)

@@ -20,7 +20,7 @@ import posenc
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT
 from posenc.rotation import split_permutation
 from ui.figures.common import MAX_CHART_BYTES
-from ui.specs.heatmap import MAX_TOKENS, PRESETS
+from ui.specs.heatmap import MAX_TOKENS, PRESETS, TAB, TAB_NAMES
 
 NPZ = Path(__file__).resolve().parent / "peers" / "peer_values.npz"
 TIMEOUT = 240
@@ -36,9 +36,23 @@ def peer(key: str) -> np.ndarray:
     return peers()[key]
 
 
-def open_page(query: dict | None = None) -> AppTest:
-    """The Heatmap page opened by a deep link with ``query`` (no exception allowed)."""
-    return run_page("1_Heatmap.py", {k: str(v) for k, v in (query or {}).items()}, TIMEOUT)
+def tab_label(name: str) -> str:
+    return TAB.options[TAB_NAMES.index(name)]
+
+
+def open_page(query: dict | None = None, tab: str | None = None) -> AppTest:
+    """The Heatmap page opened by a deep link with ``query``, on tab ``tab`` (English
+    name of ``TAB_NAMES``; default: the first); no exception allowed."""
+    query = {k: str(v) for k, v in (query or {}).items()}
+    if tab:
+        query[TAB.key] = tab_label(tab)
+    return run_page("1_Heatmap.py", query, TIMEOUT)
+
+
+def open_tab(at: AppTest, tab: str) -> AppTest:
+    """Switch the open AppTest to another tab, as a click on it does."""
+    at.session_state[TAB.key] = tab_label(tab)
+    return run(at)
 
 
 def run(at: AppTest) -> AppTest:
@@ -69,8 +83,33 @@ def test_default_view_draws_the_paper_table_with_the_torch_values():
     at = open_page()
     assert not at.warning, [w.value for w in at.warning]
     np.testing.assert_allclose(table_z(at), peer("torch_pe_f64_L50_d128"), atol=1e-7)
-    assert len(at.get("plotly_chart")) == 4  # table, embedding, similarity, curve
+    assert len(at.get("plotly_chart")) == 1  # lazy tabs: only the open one is computed
     assert "Showing block means" not in captions(at)
+
+
+@pytest.mark.parametrize(
+    ("tab", "keys"),
+    [
+        ("table", ["hm_table"]),
+        ("frameworks", []),  # the paper: no difference chart, a notice instead
+        ("embedding", ["hm_embedding"]),
+        ("similarity", ["hm_similarity", "hm_curve"]),
+    ],
+)
+def test_each_tab_draws_only_its_own_charts(tab, keys):
+    at = open_page(tab=tab)
+    drawn = [key for el in at.get("plotly_chart") for key in [el.proto.id] if key]
+    assert len(drawn) == len(keys) and all(k in i for k, i in zip(keys, drawn, strict=True))
+    assert at.query_params.get(TAB.key, tab_label("table")) == tab_label(tab)  # shareable
+
+
+def test_a_language_switch_keeps_the_open_tab():
+    at = open_page(tab="similarity")
+    at.query_params["lang"] = "zh"
+    at.session_state["lang"] = "zh"
+    run(at)
+    assert at.session_state[TAB.key] == TAB.options[len(TAB_NAMES) + TAB_NAMES.index("similarity")]
+    assert any("hm_similarity" in el.proto.id for el in at.get("plotly_chart"))
 
 
 def test_robot_preset_shows_the_tutorials_table_with_its_exact_values():
@@ -152,7 +191,7 @@ def test_framework_choice_draws_that_frameworks_table(name):
 
 @pytest.mark.parametrize("name", FRAMEWORKS)
 def test_framework_preset_buttons_set_framework_and_native_layout(name):
-    at = open_page()
+    at = open_page(tab="frameworks")
     at.button(key=f"hm_fw_{name}").click()
     run(at)
     assert at.radio(key="hm_framework").value == name
@@ -163,7 +202,7 @@ def test_framework_preset_buttons_set_framework_and_native_layout(name):
 
 
 def test_framework_differences_on_screen_match_the_peers():
-    at = open_page()
+    at = open_page(tab="frameworks")
     frame = at.dataframe[0].value.set_index("code")
     column = frame["max |table − paper|"]
     torch64 = peer("torch_pe_f64_L50_d128")
@@ -197,7 +236,7 @@ def test_a_long_sentence_is_capped_with_a_notice():
 
 
 def test_embedding_seed_draws_the_seeded_embedding_and_the_sums():
-    at = open_page({"d_model": 8, "seq_len": 5})
+    at = open_page({"d_model": 8, "seq_len": 5}, tab="embedding")
     at.slider(key="hm_seed").set_value(7)
     run(at)
     panels = [decode(trace["z"]).astype(np.float64) for trace in by_key(at, "hm_embedding")["data"]]
@@ -211,7 +250,7 @@ def test_embedding_seed_draws_the_seeded_embedding_and_the_sums():
 
 
 def test_reference_position_draws_that_row_of_pe_pe_transposed():
-    at = open_page()
+    at = open_page(tab="similarity")
     at.number_input(key="hm_sim_row").set_value(10)
     run(at)
     curve = by_key(at, "hm_curve")["data"][0]
@@ -222,12 +261,12 @@ def test_reference_position_draws_that_row_of_pe_pe_transposed():
 
 
 def test_a_fractional_reference_from_a_link_is_rounded_to_a_position():
-    at = open_page({"hm_sim_row": "10.4"})
+    at = open_page({"hm_sim_row": "10.4"}, tab="similarity")
     assert int(np.argmax(decode(by_key(at, "hm_curve")["data"][0]["y"]))) == 10
 
 
 def test_a_reference_beyond_the_sequence_is_clamped_with_a_notice():
-    at = open_page({"seq_len": 20, "hm_sim_row": 500})
+    at = open_page({"seq_len": 20, "hm_sim_row": 500}, tab="similarity")
     assert "r = 500 is not a position of this sequence (0 … 19); using r = 19." in captions(at)
     assert int(np.argmax(decode(by_key(at, "hm_curve")["data"][0]["y"]))) == 19
 
@@ -239,13 +278,17 @@ def test_shared_sliders_and_base_drive_every_chart():
     at.number_input(key="base").set_value(50.0)
     run(at)
     np.testing.assert_allclose(table_z(at), posenc.sinusoidal(9, 6, 50.0), atol=1e-7)
+    assert at.dataframe[0].value.shape == (9, 6)  # small enough for the numeric table
+    open_tab(at, "similarity")
     sim = decode(by_key(at, "hm_similarity")["data"][0]["z"])
     assert sim.shape == (9, 9) and sim[0, 0] == 3.0
-    assert at.dataframe[0].value.shape == (9, 6)  # small enough for the numeric table
+    open_tab(at, "embedding")
+    panels = by_key(at, "hm_embedding")["data"]
+    np.testing.assert_allclose(decode(panels[1]["z"]), posenc.sinusoidal(9, 6, 50.0), atol=1e-6)
 
 
 def test_fairseq_at_d2_falls_back_to_the_paper_with_a_notice():
-    at = open_page({"d_model": 2, "hm_framework": "fairseq"})
+    at = open_page({"d_model": 2, "hm_framework": "fairseq"}, tab="frameworks")
     assert "d_model must be an even integer >= 4" in at.warning[0].value
     assert at.button(key="hm_fw_fairseq").disabled
 
@@ -274,24 +317,37 @@ def test_chinese_page_has_chinese_labels_and_hover_words():
 
 
 def test_downloads_offer_the_matrix_only_up_to_the_cap():
-    small = open_page()
-    labels = [b.proto.label for b in small.get("download_button")]
-    assert labels.count("CSV") == 3  # table, embedding + PE, and similarity matrix
-    big = open_page({"seq_len": 4096, "d_model": 512})
-    # Only the embedding view's matrix, which is itself capped to the rows it shows.
-    assert [b.proto.label for b in big.get("download_button")].count("CSV") == 1
-    assert "posenc.sinusoidal(4096, 512, 10000, layout='interleaved')" in captions(big)
+    def csv_buttons(at: AppTest) -> int:
+        return [b.proto.label for b in at.get("download_button")].count("CSV")
+
+    for tab in ("table", "embedding", "similarity"):  # each offers its matrix when small
+        assert csv_buttons(open_page(tab=tab)) == 1, tab
+    big = {"seq_len": 4096, "d_model": 512}
+    assert csv_buttons(table := open_page(big)) == 0
+    assert "posenc.sinusoidal(4096, 512, 10000, layout='interleaved')" in captions(table)
+    assert csv_buttons(open_page(big, tab="similarity")) == 0
+    # The embedding view's matrix is itself capped to the rows it shows.
+    assert csv_buttons(open_page(big, tab="embedding")) == 1
 
 
 # ---------------------------------------------------------------- largest settings
 
 
-def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb_and_say_so():
+EXPECTED_AT_LARGEST = {  # charts per tab, and what the captions must say
+    "table": (1, ["Showing block means"]),
+    "frameworks": (1, ["Each cell shows the largest |difference| among"]),
+    "embedding": (1, []),
+    "similarity": (2, ["Showing block means", "The curve shows one point in 2 (4,096 of 8,192)"]),
+}
+
+
+@pytest.mark.parametrize("tab", TAB_NAMES)
+def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb_and_say_so(tab):
     query = {"seq_len": 8192, "d_model": 4096, "hm_framework": "torch32"}  # + difference chart
     tracemalloc.start()
     try:
         start = time.perf_counter()
-        at = open_page(query)
+        at = open_page(query, tab=tab)
         cold = time.perf_counter() - start
         _, peak = tracemalloc.get_traced_memory()
     finally:
@@ -300,12 +356,12 @@ def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb_and_say_so():
     run(at)
     warm = time.perf_counter() - start
     sizes = [len(el.proto.spec) for el in at.get("plotly_chart")]
-    print(f"\nlargest: cold {cold:.1f} s, warm {warm:.2f} s, peak {peak / 2**20:.0f} MB, {sizes}")
-    assert len(sizes) == 5 and max(sizes) < MAX_CHART_BYTES, sizes
+    print(f"\n{tab}: cold {cold:.1f} s, warm {warm:.2f} s, peak {peak / 2**20:.0f} MB, {sizes}")
+    charts, notices = EXPECTED_AT_LARGEST[tab]
+    assert len(sizes) == charts and max(sizes) < MAX_CHART_BYTES, sizes
     assert peak < 512 * 2**20
-    assert captions(at).count("Showing block means") == 2  # table, similarity
-    assert "Each cell shows the largest |difference| among" in captions(at)
-    assert "The curve shows one point in 2 (4,096 of 8,192)" in captions(at)
+    for notice in notices:
+        assert notice in captions(at), notice
 
 
 # ---------------------------------------------------------------- real browser
@@ -379,7 +435,16 @@ def test_largest_settings_in_the_browser_receive_block_means_only(server, page):
     rows = page.evaluate(TABLE_ROWS)
     cols = page.evaluate("() => document.querySelector('.js-plotly-plot')._fullData[0].z[0].length")
     assert rows * cols <= 120_000 and rows <= 1024 and cols <= 1024
-    assert page.get_by_text("Showing block means").count() >= 2
+    assert page.get_by_text("Showing block means").count() == 1
+    # A click on a lazy tab computes it then, and the address keeps it for sharing.
+    page.get_by_role("tab", name="Similarity").click()
+    page.wait_for_selector(".st-key-hm_similarity .main-svg", timeout=240_000)
+    wait_for_app(page, timeout=240_000)
+    assert page.get_by_text("Showing block means").count() == 1
+    assert "hm_tab=Similarity" in page.url
+    sim = "() => document.querySelector('.st-key-hm_similarity .js-plotly-plot')._fullData[0].z"
+    z = page.evaluate(sim)
+    assert len(z) * len(z[0]) <= 120_000
     _no_exception(page)
 
 

@@ -330,3 +330,18 @@ def shared_controls(*, seq_len: bool = True) -> tuple[int, int, float]:
     base = number(BASE, t("common.base"), t("common.base_help"), container=sidebar, format="%g")
     menu.remember()
     return int(length), int(d_model), float(base)
+
+
+def lazy_tabs(spec: ChoiceParam, page: str, names: Sequence[str]) -> dict:
+    """``st.tabs`` bound to the URL (``spec`` from ``ui.specs.tab_param``): only the open
+    tab's ``.open`` is True, so a page computes what is on screen and nothing else.
+
+    After a language switch the same tab stays open: a stored label of the other
+    language is translated before the tabs are drawn.
+    """
+    labels = [t(f"{page}.tab_{name}") for name in names]
+    current = st.session_state.get(spec.key)
+    if current in spec.options and current not in labels:
+        st.session_state[spec.key] = labels[spec.options.index(current) % len(labels)]
+    containers = st.tabs(labels, key=spec.key, bind="query-params")
+    return dict(zip(names, containers, strict=True))

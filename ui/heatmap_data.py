@@ -12,9 +12,16 @@ import pandas as pd
 import streamlit as st
 
 import posenc
-from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_table, max_abs_differences
+from posenc.blocks import sinusoid_block_means
+from posenc.frameworks import (
+    FRAMEWORKS,
+    NATIVE_LAYOUT,
+    framework_frequencies,
+    framework_table,
+    max_abs_differences,
+)
 from ui import controls
-from ui.figures.common import Grid, block_means
+from ui.figures.common import Grid, block_means, grid_from_row_means, steps
 from ui.figures.heatmap import pair_kind, toeplitz_block_means
 from ui.i18n import t
 from ui.specs.heatmap import MAX_TOKENS
@@ -117,7 +124,16 @@ def table_grid(
 ) -> Grid:
     """The framework's table in ``layout``, columns in display order, as block means."""
     order = column_order(d_model, layout, group)
-    return block_means(length, d_model, _rows(framework, d_model, base, layout, order))
+    row_step, col_step = steps(length, d_model)
+    if row_step > 1 and framework != "torch32":
+        # Exact block means in closed form (posenc.blocks): O(L / step * d), not O(L d).
+        # torch32's float32 angles have no closed form; its table is averaged as built.
+        pair, is_sin = pair_kind(d_model, layout)
+        omega = framework_frequencies(framework, d_model, base)[pair]
+        means = sinusoid_block_means(length, omega[order], row_step, cosine=~is_sin[order])
+        return grid_from_row_means(means, length, d_model, row_step, col_step)
+    rows = _rows(framework, d_model, base, layout, order)
+    return block_means(length, d_model, rows, row_step, col_step)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

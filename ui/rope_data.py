@@ -243,11 +243,3 @@ def pair_state(head_dim, base, layout, kind, text, seed, pair, m, n) -> dict:
 def _wrap(angle: float) -> float:
     """Angle in (-pi, pi]."""
     return float(math.pi - (math.pi - angle) % (2 * math.pi))
-
-
-def keep_tab(key: str, labels: list[str], options: tuple[str, ...]) -> None:
-    """After a language switch, show the same tab: translate a stored label of the other
-    language (``options`` = labels of every language, tab by tab, language by language)."""
-    current = st.session_state.get(key)
-    if current in options and current not in labels:
-        st.session_state[key] = labels[options.index(current) % len(labels)]

@@ -127,6 +127,23 @@ def block_means(
     return reduce_blocks(blocks, n_rows, n_cols, row_step, col_step, reduce=reduce)
 
 
+def grid_from_row_means(
+    means: np.ndarray, n_rows: int, n_cols: int, row_step: int, col_step: int
+) -> Grid:
+    """The :func:`block_means` grid of a matrix from its row-block means (one row of
+    ``means`` per ``row_step`` rows, e.g. ``posenc.blocks``' closed forms)."""
+    means = np.asarray(means, dtype=np.float64)
+    row_starts, col_starts = np.arange(0, n_rows, row_step), np.arange(0, n_cols, col_step)
+    if means.shape != (row_starts.size, n_cols):
+        raise ValueError(f"means must have shape {(row_starts.size, n_cols)}, got {means.shape}")
+    row_sizes = np.diff(np.append(row_starts, n_rows))
+    col_sizes = np.diff(np.append(col_starts, n_cols))
+    z = np.add.reduceat(means, col_starts, axis=1) / col_sizes
+    rows = row_starts + (row_sizes - 1) / 2 if row_step > 1 else row_starts
+    cols = col_starts + (col_sizes - 1) / 2 if col_step > 1 else col_starts
+    return Grid(z.astype(np.float32), rows, cols, row_step, col_step)
+
+
 def downsample(
     z: np.ndarray,
     max_rows: int = MAX_CELLS,

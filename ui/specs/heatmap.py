@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
+from ui.specs import tab_param
 
 LAYOUT = ChoiceParam("hm_layout", ("interleaved", "split"), "interleaved")
 GROUP = BoolParam("hm_group", False)
@@ -16,7 +17,11 @@ SEED = IntParam("hm_seed", 0, 99, 0)
 # binding a 10 000-digit URL value (int(inf)); the page rounds it to a position.
 SIM_ROW = FloatParam("hm_sim_row", 0.0, 8191.0, 0.0, step=1.0)
 
-SPECS = (LAYOUT, GROUP, FRAMEWORK, SENTENCE, SEED, SIM_ROW)
+# Tabs run lazily; the open tab is kept in the URL under its (translated) label.
+TAB_NAMES = ("table", "frameworks", "embedding", "similarity")
+TAB = tab_param("hm_tab", "heatmap", TAB_NAMES)
+
+SPECS = (LAYOUT, GROUP, FRAMEWORK, SENTENCE, SEED, SIM_ROW, TAB)
 
 # A sentence gives at most this many rows (whitespace tokens).
 MAX_TOKENS = 64

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
-from ui.texts import LANGUAGES, text
+from ui.specs import tab_param
 
 # Sidebar: the model and the content.
 HEAD_DIM = IntParam("rope_head_dim", 4, 256, 64, step=2)
@@ -30,11 +30,7 @@ ORIGINAL = IntParam("rope_orig", 64, 4096, 512, step=64)
 
 # Tabs run lazily; the open tab is kept in the URL under its (translated) label.
 TAB_NAMES = ("scores", "pair", "decay", "compare", "layouts", "extension")
-TAB = ChoiceParam(
-    "rope_tab",
-    tuple(text(lang, f"rope.tab_{name}") for lang in LANGUAGES for name in TAB_NAMES),
-    text("en", "rope.tab_scores"),
-)
+TAB = tab_param("rope_tab", "rope", TAB_NAMES)
 
 # Bases drawn together in the decay tab (LLaMA 2, LLaMA 3, long-context models).
 DECAY_BASES = (10000.0, 500000.0, 1000000.0)
