@@ -9,7 +9,7 @@ from ui import controls, export
 from ui.binary_data import counter_curves, criteria_rows, distance_grid, evolution_grids
 from ui.figures import binary as figs
 from ui.i18n import t
-from ui.specs.binary import BITS, GAP, HIGH, LOW, SCHEME, SPECS, K
+from ui.specs.binary import BITS, GAP, HIGH, LOW, SCHEME, SPECS, TAB, TAB_NAMES, K
 
 # Positions drawn, at most (the criteria always use all L): a cap keeps a rerun at the
 # largest settings within a few times the default one (issue #7).
@@ -35,6 +35,176 @@ def view_notes(grid, shown: int, n_cols: int, capped: str) -> None:
                      row_step=grid.row_step, col_step=grid.col_step))  # fmt: skip
 
 
+def evolution_tab() -> None:
+    """The evolution, side by side on the same positions."""
+    st.subheader(t("binary.evolution_header"))
+    for column, name in zip(st.columns(5), posenc.SCHEMES, strict=True):
+        column.markdown(f"**{names[name]}**")
+        column.latex(FORMULAS[name])
+        column.caption(t(f"binary.flaw_{name}"))
+    shown = min(seq_len, MAX_EVOLUTION)
+    grids, tops = evolution_grids(seq_len, d_model, base, shown)
+    fig = figs.evolution_figure(
+        grids, tops, list(names.values()), t("common.dimension"), position,
+        height=controls.chart_height(460),
+    )  # fmt: skip
+    st.plotly_chart(fig, width="stretch", key="bin_evolution")
+    view_notes(grids[0], shown, d_model, "binary.evolution_capped")
+    st.caption(t("binary.evolution_notice", top=f"{tops[0]:g}"))
+    export.offer("binary_evolution", fig)
+
+
+def criteria_tab() -> None:
+    """The criteria, measured by posenc.criteria."""
+    st.subheader(t("binary.criteria_header"))
+    st.markdown(t("binary.criteria_intro"))
+    formulas = (
+        ("unique", [r"\min_{0 \le p < q < L} \lVert e(p) - e(q) \rVert"]),
+        ("bounded", [r"\max_{p < L,\ j} \lvert e(p)_j \rvert"]),
+        ("consistent", [r"\max_p D_k(p) - \min_p D_k(p)", r"D_k(p) = \lVert e(p{+}k) - e(p) \rVert",
+                        r"\max_{p < L,\ j} \lvert e_L(p)_j - e_{2L}(p)_j \rvert"]),
+        ("extrapolates", [r"\min_{p<2L,\ j} e(p)_j,\ \ \max_{p<2L,\ j} e(p)_j",
+                          r"\min_{0 \le p < q < 2L} \lVert e(p) - e(q) \rVert"]),
+    )  # fmt: skip
+    for column, (key, lines) in zip(st.columns([1, 1, 1.5, 1.5]), formulas, strict=True):
+        column.markdown(t(f"binary.crit_{key}"))
+        for line in lines:
+            column.latex(line)
+    k = int(controls.slider(K, t("binary.k"), t("binary.k_help")))
+    rows = criteria_rows(seq_len, d_model, base, k)
+    labels = {key: t(f"binary.col_{key}", k=k) for key in
+              ("scheme", "unique", "bounded", "offset", "length", "extrapolates")}  # fmt: skip
+    labels |= {f"scheme_{name}": label for name, label in names.items()}
+    st.dataframe(figs.criteria_frame(rows, labels), hide_index=True, width="stretch")
+    capped = [row for row in rows if row.pairs_checked < 2 * seq_len]
+    if capped:
+        st.info(t("binary.criteria_cap", rows=capped[0].pairs_checked, total=2 * seq_len))
+    passing = [names[r.name] for r in rows if r.passes]
+    st.caption(t("binary.criteria_notice", passing=", ".join(passing) or t("binary.criteria_none")))
+
+
+def counter_tab() -> None:
+    """The binary counter and the sin/cos pairs of matching wavelength."""
+    st.subheader(t("binary.counter_header"))
+    st.markdown(t("binary.counter_intro"))
+    bits = int(controls.slider(BITS, t("binary.bits"), t("binary.bits_help")))
+    counter_base = criteria.counter_base(bits)
+    count = 2**bits
+    codes = posenc.binary(count, bits)
+    left, right = st.columns([1.3, 3])
+    with left:
+        table = {"p": np.arange(count), **{f"b{bits - 1 - j}": codes[:, j] for j in range(bits)}}
+        st.dataframe(table, hide_index=True, height=min(36 * count + 38, 620))
+        st.caption(t("binary.counter_table"))
+    fig = figs.waves_figure(
+        bits,
+        **counter_curves(bits),
+        names={key: t(f"binary.wave_{key}") for key in ("bit", "sin", "cos", "smooth")}
+        | {"position": "p"},
+        row_titles=[t("binary.wave_row", i=i, period=2 ** (i + 1), div=2**i) for i in range(bits)],
+        height=controls.chart_height(130 * bits + 100),
+    )
+    right.plotly_chart(fig, width="stretch", key="bin_waves")
+    right.caption(t("binary.counter_notice"))
+    st.latex(
+        r"b_i(p) = \left\lfloor p / 2^i \right\rfloor \bmod 2"
+        r" = \tfrac12 - \tfrac{2}{\pi} \sum_{m\ \mathrm{odd}} \tfrac1m"
+        r" \sin\!\big(m\, \omega_i (p + \tfrac12)\big),"
+        r"\qquad \omega_i = \frac{2\pi}{2^{i+1}} = \frac{\pi}{2^i}"
+    )
+    st.latex(
+        r"\lambda_i = 2\pi\, n^{2i/d},\ \ \frac{\lambda_{i+1}}{\lambda_i} = n^{2/d} = 2"
+        rf" \;\Rightarrow\; n = 2^{{d/2}} = {counter_base:g},\qquad \omega_i = \pi\, n^{{-2i/d}}"
+    )
+    st.latex(
+        r"\sin\!\big(\omega_i (p + \tfrac12)\big) = \cos\tfrac{\omega_i}{2}\, \sin \omega_i p"
+        r" + \sin\tfrac{\omega_i}{2}\, \cos \omega_i p"
+    )
+    st.markdown(t("binary.counter_derivation", d=2 * bits, base=f"{counter_base:g}"))
+    export.offer("binary_counter", fig, matrix=codes)
+
+
+def steps_tab() -> None:
+    """Step distance over p."""
+    st.subheader(t("binary.steps_header"))
+    st.markdown(t("binary.steps_intro"))
+    st.latex(r"\lVert PE(p{+}k) - PE(p) \rVert^2 = \sum_i 2 - 2\cos(\omega_i k)")
+    k = int(controls.slider(K, t("binary.k"), t("binary.k_help")))
+    rows = criteria_rows(seq_len, d_model, base, k)
+    curves = [row.steps for row in rows]
+    titles = [names[row.name] for row in rows]
+    fig = figs.steps_figure(
+        curves, titles, "p", t("binary.steps_y", k=k), height=controls.chart_height(600)
+    )
+    st.plotly_chart(fig, width="stretch", key="bin_steps")
+    if seq_len - k > figs.MAX_LINE_POINTS:
+        group = -(-2 * (seq_len - k) // figs.MAX_LINE_POINTS)
+        st.caption(t("binary.steps_envelope", limit=figs.MAX_LINE_POINTS, group=group))
+    if curves[0].size:
+        st.caption(t("binary.steps_notice", value=f"{rows[-1].steps.mean():.6g}"))
+        export.offer("binary_steps", fig, matrix=lambda: np.column_stack(curves))
+    else:
+        st.caption(t("binary.steps_none", k=k))
+
+
+def loops_tab() -> None:
+    """The d_model = 3 example: high frequencies close a loop."""
+    st.subheader(t("binary.loop_header"))
+    st.markdown(t("binary.loop_intro"))
+    gap = int(controls.slider(GAP, t("binary.gap"), t("binary.gap_help")))
+    shown = min(seq_len, MAX_3D)
+    for column, specs, kind in zip(st.columns(2), (HIGH, LOW), ("high", "low"), strict=True):
+        with column:
+            st.subheader(t(f"binary.{kind}"))
+            omegas = [
+                float(controls.number(
+                    spec, t("binary.w", i=i), t("binary.w_help", i=i, name=spec.key),
+                    container=box, format="%g",
+                ))
+                for i, (spec, box) in enumerate(zip(specs, st.columns(3), strict=True))
+            ]  # fmt: skip
+            path = criteria.sine_table(shown, omegas)
+            pair = criteria.min_distance(path, min_gap=gap)
+            fine = np.linspace(0, shown - 1, min(4000, 8 * shown - 7))
+            fig = figs.trajectory_figure(
+                path, pair, curve=criteria.sine_table(fine, omegas), position=position,
+                pair_label=t("binary.loop_pair"), height=controls.chart_height(440),
+            )  # fmt: skip
+            st.plotly_chart(fig, width="stretch", key=f"bin_loop_{kind}")
+            if pair.i < 0:
+                st.caption(t("binary.loop_nopair", gap=gap))
+            else:
+                step = criteria.step_distances(path).mean()
+                st.caption(
+                    t("binary.loop_result", i=pair.i, j=pair.j, distance=f"{pair.distance:.3g}",
+                      ratio=f"{pair.distance / step:.2g}" if step > 0 else "–", step=f"{step:.3g}",
+                      wavelength=f"{2 * np.pi / min(omegas):.4g}" if min(omegas) > 0 else "∞")
+                )  # fmt: skip
+            export.offer(f"binary_loop_{kind}", fig, matrix=path)
+    if shown < seq_len:
+        st.info(t("binary.loop_capped", shown=shown, total=seq_len))
+    st.caption(t("binary.loop_notice"))
+
+
+def distance_tab() -> None:
+    """The distance matrix of one scheme."""
+    st.subheader(t("binary.distance_header"))
+    st.markdown(t("binary.distance_intro"))
+    scheme = controls.choice(
+        SCHEME, t("binary.scheme"), t("binary.scheme_help"), captions=list(names.values())
+    )
+    shown = min(seq_len, MAX_DISTANCE)
+    grid = distance_grid(scheme, seq_len, d_model, base, shown)
+    fig = figs.distance_figure(
+        grid, x_title=position, y_title=position, height=controls.chart_height(520)
+    )
+    st.plotly_chart(fig, width="stretch", key="bin_distance")
+    view_notes(grid, shown, shown, "binary.distance_capped")
+    st.caption(t("binary.distance_notice"))
+    blocks = lambda: criteria.distance_blocks(scheme, shown, d_model, base, total_length=seq_len)  # noqa: E731
+    export.offer("binary_distance", fig, matrix=lambda: np.vstack([b for _, b in blocks()]))
+
+
 controls.setup_page("binary", SPECS)
 seq_len, d_model, base = controls.shared_controls()
 names = {name: t(f"binary.scheme_{name}") for name in posenc.SCHEMES}
@@ -42,158 +212,17 @@ position = t("common.position")
 
 st.title(t("binary.title"))
 st.markdown(t("binary.intro"))
+SECTIONS = {
+    "evolution": evolution_tab,
+    "criteria": criteria_tab,
+    "counter": counter_tab,
+    "steps": steps_tab,
+    "loops": loops_tab,
+    "distance": distance_tab,
+}
 
-# 1. The evolution, side by side on the same positions.
-st.header(t("binary.evolution_header"))
-for column, name in zip(st.columns(5), posenc.SCHEMES, strict=True):
-    column.markdown(f"**{names[name]}**")
-    column.latex(FORMULAS[name])
-    column.caption(t(f"binary.flaw_{name}"))
-shown = min(seq_len, MAX_EVOLUTION)
-grids, tops = evolution_grids(seq_len, d_model, base, shown)
-fig = figs.evolution_figure(
-    grids, tops, list(names.values()), t("common.dimension"), position,
-    height=controls.chart_height(460),
-)  # fmt: skip
-st.plotly_chart(fig, width="stretch", key="bin_evolution")
-view_notes(grids[0], shown, d_model, "binary.evolution_capped")
-st.caption(t("binary.evolution_notice", top=f"{tops[0]:g}"))
-export.offer("binary_evolution", fig)
-
-# 2. The criteria, measured by posenc.criteria.
-st.header(t("binary.criteria_header"))
-st.markdown(t("binary.criteria_intro"))
-formulas = (
-    ("unique", [r"\min_{0 \le p < q < L} \lVert e(p) - e(q) \rVert"]),
-    ("bounded", [r"\max_{p < L,\ j} \lvert e(p)_j \rvert"]),
-    ("consistent", [r"\max_p D_k(p) - \min_p D_k(p)", r"D_k(p) = \lVert e(p{+}k) - e(p) \rVert",
-                    r"\max_{p < L,\ j} \lvert e_L(p)_j - e_{2L}(p)_j \rvert"]),
-    ("extrapolates", [r"\min_{p<2L,\ j} e(p)_j,\ \ \max_{p<2L,\ j} e(p)_j",
-                      r"\min_{0 \le p < q < 2L} \lVert e(p) - e(q) \rVert"]),
-)  # fmt: skip
-for column, (key, lines) in zip(st.columns([1, 1, 1.5, 1.5]), formulas, strict=True):
-    column.markdown(t(f"binary.crit_{key}"))
-    for line in lines:
-        column.latex(line)
-k = int(controls.slider(K, t("binary.k"), t("binary.k_help")))
-rows = criteria_rows(seq_len, d_model, base, k)
-labels = {key: t(f"binary.col_{key}", k=k) for key in
-          ("scheme", "unique", "bounded", "offset", "length", "extrapolates")}  # fmt: skip
-labels |= {f"scheme_{name}": label for name, label in names.items()}
-st.dataframe(figs.criteria_frame(rows, labels), hide_index=True, width="stretch")
-capped = [row for row in rows if row.pairs_checked < 2 * seq_len]
-if capped:
-    st.info(t("binary.criteria_cap", rows=capped[0].pairs_checked, total=2 * seq_len))
-passing = [names[r.name] for r in rows if all(
-    (r.unique, r.bounded, r.consistent_offset, r.consistent_length, r.extrapolates))]  # fmt: skip
-st.caption(t("binary.criteria_notice", passing=", ".join(passing) or t("binary.criteria_none")))
-
-# 3. The binary counter and the sin/cos pairs of matching wavelength.
-st.header(t("binary.counter_header"))
-st.markdown(t("binary.counter_intro"))
-bits = int(controls.slider(BITS, t("binary.bits"), t("binary.bits_help")))
-counter_base = criteria.counter_base(bits)
-count = 2**bits
-codes = posenc.binary(count, bits)
-left, right = st.columns([1.3, 3])
-with left:
-    table = {"p": np.arange(count), **{f"b{bits - 1 - j}": codes[:, j] for j in range(bits)}}
-    st.dataframe(table, hide_index=True, height=min(36 * count + 38, 620))
-    st.caption(t("binary.counter_table"))
-fig = figs.waves_figure(
-    bits,
-    **counter_curves(bits),
-    names={key: t(f"binary.wave_{key}") for key in ("bit", "sin", "cos", "smooth")}
-    | {"position": "p"},
-    row_titles=[t("binary.wave_row", i=i, period=2 ** (i + 1), div=2**i) for i in range(bits)],
-    height=controls.chart_height(130 * bits + 100),
-)
-right.plotly_chart(fig, width="stretch", key="bin_waves")
-right.caption(t("binary.counter_notice"))
-st.latex(
-    r"b_i(p) = \left\lfloor p / 2^i \right\rfloor \bmod 2"
-    r" = \tfrac12 - \tfrac{2}{\pi} \sum_{m\ \mathrm{odd}} \tfrac1m"
-    r" \sin\!\big(m\, \omega_i (p + \tfrac12)\big),"
-    r"\qquad \omega_i = \frac{2\pi}{2^{i+1}} = \frac{\pi}{2^i}"
-)
-st.latex(
-    r"\lambda_i = 2\pi\, n^{2i/d},\ \ \frac{\lambda_{i+1}}{\lambda_i} = n^{2/d} = 2"
-    rf" \;\Rightarrow\; n = 2^{{d/2}} = {counter_base:g},\qquad \omega_i = \pi\, n^{{-2i/d}}"
-)
-st.latex(
-    r"\sin\!\big(\omega_i (p + \tfrac12)\big) = \cos\tfrac{\omega_i}{2}\, \sin \omega_i p"
-    r" + \sin\tfrac{\omega_i}{2}\, \cos \omega_i p"
-)
-st.markdown(t("binary.counter_derivation", d=2 * bits, base=f"{counter_base:g}"))
-export.offer("binary_counter", fig, matrix=codes)
-
-# 4. Step distance over p.
-st.header(t("binary.steps_header"))
-st.markdown(t("binary.steps_intro"))
-st.latex(r"\lVert PE(p{+}k) - PE(p) \rVert^2 = \sum_i 2 - 2\cos(\omega_i k)")
-curves = [row.steps for row in rows]
-titles = [names[row.name] for row in rows]
-fig = figs.steps_figure(
-    curves, titles, "p", t("binary.steps_y", k=k), height=controls.chart_height(600)
-)
-st.plotly_chart(fig, width="stretch", key="bin_steps")
-if seq_len - k > figs.MAX_LINE_POINTS:
-    group = -(-2 * (seq_len - k) // figs.MAX_LINE_POINTS)
-    st.caption(t("binary.steps_envelope", limit=figs.MAX_LINE_POINTS, group=group))
-if curves[0].size:
-    st.caption(t("binary.steps_notice", value=f"{rows[-1].steps.mean():.6g}"))
-    export.offer("binary_steps", fig, matrix=lambda: np.column_stack(curves))
-else:
-    st.caption(t("binary.steps_none", k=k))
-
-# 5. The d_model = 3 example: high frequencies close a loop.
-st.header(t("binary.loop_header"))
-st.markdown(t("binary.loop_intro"))
-gap = int(controls.slider(GAP, t("binary.gap"), t("binary.gap_help")))
-shown = min(seq_len, MAX_3D)
-for column, specs, kind in zip(st.columns(2), (HIGH, LOW), ("high", "low"), strict=True):
-    with column:
-        st.subheader(t(f"binary.{kind}"))
-        omegas = [
-            float(controls.number(spec, t("binary.w", i=i), t("binary.w_help", i=i, name=spec.key),
-                                  container=box, format="%g"))
-            for i, (spec, box) in enumerate(zip(specs, st.columns(3), strict=True))
-        ]  # fmt: skip
-        path = criteria.sine_table(shown, omegas)
-        pair = criteria.min_distance(path, min_gap=gap)
-        fine = np.linspace(0, shown - 1, min(4000, 8 * shown - 7))
-        fig = figs.trajectory_figure(
-            path, pair, curve=criteria.sine_table(fine, omegas), position=position,
-            pair_label=t("binary.loop_pair"), height=controls.chart_height(440),
-        )  # fmt: skip
-        st.plotly_chart(fig, width="stretch", key=f"bin_loop_{kind}")
-        if pair.i < 0:
-            st.caption(t("binary.loop_nopair", gap=gap))
-        else:
-            step = criteria.step_distances(path).mean()
-            st.caption(
-                t("binary.loop_result", i=pair.i, j=pair.j, distance=f"{pair.distance:.3g}",
-                  ratio=f"{pair.distance / step:.2g}" if step > 0 else "–", step=f"{step:.3g}",
-                  wavelength=f"{2 * np.pi / min(omegas):.4g}" if min(omegas) > 0 else "∞")
-            )  # fmt: skip
-        export.offer(f"binary_loop_{kind}", fig, matrix=path)
-if shown < seq_len:
-    st.info(t("binary.loop_capped", shown=shown, total=seq_len))
-st.caption(t("binary.loop_notice"))
-
-# 6. The distance matrix of one scheme.
-st.header(t("binary.distance_header"))
-st.markdown(t("binary.distance_intro"))
-scheme = controls.choice(
-    SCHEME, t("binary.scheme"), t("binary.scheme_help"), captions=list(names.values())
-)
-shown = min(seq_len, MAX_DISTANCE)
-grid = distance_grid(scheme, seq_len, d_model, base, shown)
-fig = figs.distance_figure(
-    grid, x_title=position, y_title=position, height=controls.chart_height(520)
-)
-st.plotly_chart(fig, width="stretch", key="bin_distance")
-view_notes(grid, shown, shown, "binary.distance_capped")
-st.caption(t("binary.distance_notice"))
-blocks = lambda: criteria.distance_blocks(scheme, shown, d_model, base, total_length=seq_len)  # noqa: E731
-export.offer("binary_distance", fig, matrix=lambda: np.vstack([b for _, b in blocks()]))
+tabs = controls.lazy_tabs(TAB, "binary", TAB_NAMES)
+for name, tab in tabs.items():
+    if tab.open:
+        with tab:
+            SECTIONS[name]()

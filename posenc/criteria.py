@@ -326,6 +326,12 @@ class Criteria(NamedTuple):
         bounded = max(abs(self.low_2l), abs(self.high_2l)) <= 1.0 + 1e-12
         return bounded and not self.min_distance_2l <= UNIQUE_TOL
 
+    @property
+    def passes(self) -> bool:
+        """All four criteria hold (a criterion that cannot be measured does not)."""
+        checks = (self.unique, self.bounded, self.consistent_offset, self.consistent_length)
+        return all(checks) and self.extrapolates
+
 
 class _Source:
     """Rows of ``scheme_table(name, length, d_model, base, total_length=total)``, in blocks.

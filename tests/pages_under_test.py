@@ -59,5 +59,37 @@ def largest(entry) -> dict[str, str]:
     return query
 
 
+def tab_spec(entry):
+    """The page's lazy-tab spec (``ui.specs.tab_param``), or None."""
+    return next((s for s in specs_of(entry) if s.key.endswith("_tab")), None)
+
+
+def tabs(entry) -> list[tuple[str, dict[str, str]]]:
+    """``(name, query)`` opening each lazy tab of the page (its English label); pages
+    without tabs give one entry with an empty query."""
+    spec = tab_spec(entry)
+    if spec is None:
+        return [("", {})]
+    module = importlib.import_module(f"ui.specs.{entry.name}")
+    return [(name, {spec.key: spec.options[i]}) for i, name in enumerate(module.TAB_NAMES)]
+
+
+def open_tab(entry, query: dict[str, str]) -> str:
+    """Name of the tab ``query`` opens (the first when it names none); "" without tabs."""
+    spec = tab_spec(entry)
+    if spec is None:
+        return ""
+    names = importlib.import_module(f"ui.specs.{entry.name}").TAB_NAMES
+    label = query.get(spec.key)
+    return names[spec.options.index(label) % len(names)] if label in spec.options else names[0]
+
+
+# Tabs that may show a table and text only: the criteria; the frameworks tab when the
+# chosen framework's table equals the paper's (nothing to draw, a notice says so).
+CHARTLESS = {("binary", "criteria"), ("heatmap", "frameworks")}
+
 PAGES = menu.PAGES
 IDS = [entry.name for entry in PAGES]
+# Every (page, tab): lazy tabs run only when open, so each needs its own runs.
+PAGE_TABS = [(entry, name, query) for entry in PAGES for name, query in tabs(entry)]
+PAGE_TAB_IDS = [f"{entry.name}[{name}]" if name else entry.name for entry, name, _ in PAGE_TABS]

@@ -15,16 +15,39 @@ from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import binary as specs
 
 PAGE = "pages/3_Binary_vs_sinusoid.py"
-# evolution, waves, steps, 3-D high, 3-D low, distance matrix
-EVOLUTION, WAVES, STEPS, HIGH, LOW, DISTANCE = range(6)
+# Charts per tab (lazy tabs: only the open one runs).
+CHARTS = {
+    "evolution": ["bin_evolution"],
+    "criteria": [],
+    "counter": ["bin_waves"],
+    "steps": ["bin_steps"],
+    "loops": ["bin_loop_high", "bin_loop_low"],
+    "distance": ["bin_distance"],
+}
+HIGH, LOW = 0, 1  # the two 3-D charts of the loops tab
 LARGEST = {"seq_len": "8192", "d_model": "4096", "base": "1000000000.0"} | {
     s.key: str(s.maximum) for s in specs.SPECS if hasattr(s, "maximum")
 }
 
 
-def open_page(query: dict | None = None, timeout: float = 300) -> AppTest:
-    """The page with ``query`` in the URL, reached through app.py as a visitor does."""
+def tab_label(name: str) -> str:
+    return specs.TAB.options[specs.TAB_NAMES.index(name)]
+
+
+def open_page(query: dict | None = None, tab: str | None = None, timeout: float = 300) -> AppTest:
+    """The page with ``query`` in the URL, reached through app.py as a visitor does, on tab
+    ``tab`` (a name of ``TAB_NAMES``; default: the first)."""
+    query = dict(query or {})
+    if tab:
+        query[specs.TAB.key] = tab_label(tab)
     return run_page("3_Binary_vs_sinusoid.py", query, timeout)
+
+
+def chart(at, key: str) -> dict:
+    for element, fig in zip(at.get("plotly_chart"), figures(at), strict=True):
+        if key in element.proto.id:
+            return fig
+    raise KeyError(key)
 
 
 def criteria_table(at):
@@ -39,16 +62,20 @@ def chart_sizes(at) -> list[int]:
     return [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
 
 
-def test_defaults_draw_six_charts_without_warnings():
-    at = open_page()
-    assert len(figures(at)) == 6
+@pytest.mark.parametrize("tab", specs.TAB_NAMES)
+def test_each_tab_draws_its_own_charts_without_warnings(tab):
+    at = open_page(tab=tab)
+    ids = [el.proto.id for el in at.get("plotly_chart")]
+    assert len(ids) == len(CHARTS[tab])
+    assert all(key in i for key, i in zip(CHARTS[tab], ids, strict=True))
     assert not at.warning
     assert not at.info  # nothing is capped at the defaults
-    assert "Passing every column at these settings: sin/cos pairs." in captions(at)
+    if tab == "criteria":
+        assert "Passing every column at these settings: sin/cos pairs." in captions(at)
 
 
 def test_criteria_table_shows_the_numbers_of_posenc():
-    at = open_page({"seq_len": "30", "d_model": "16", "base": "100"})
+    at = open_page({"seq_len": "30", "d_model": "16", "base": "100"}, tab="criteria")
     table = criteria_table(at)
     binary = table.iloc[posenc.SCHEMES.index("binary")]
     index = table.iloc[posenc.SCHEMES.index("index")]
@@ -60,28 +87,32 @@ def test_criteria_table_shows_the_numbers_of_posenc():
 
 
 def test_offset_k_slider_changes_the_table_and_the_step_chart():
-    at = open_page({"seq_len": "40"})
+    at = open_page({"seq_len": "40"}, tab="criteria")
     at.slider(key="bin_k").set_value(5).run()
     assert not at.exception
     assert any("k = 5" in column for column in criteria_table(at).columns)
-    steps = figures(at)[STEPS]["data"][posenc.SCHEMES.index("binary")]
+    at.query_params[specs.TAB.key] = tab_label("steps")  # k is kept across the tabs
+    at.session_state[specs.TAB.key] = tab_label("steps")
+    at.run()
+    assert at.slider(key="bin_k").value == 5
+    steps = chart(at, "bin_steps")["data"][posenc.SCHEMES.index("binary")]
     expected = scheme_criteria("binary", 40, 128, k=5).steps
     np.testing.assert_allclose(decode(steps["y"]), expected)
 
 
 def test_bits_slider_redraws_the_counter_and_the_base():
-    at = open_page()
+    at = open_page(tab="counter")
     at.slider(key="bin_bits").set_value(6).run()
     assert not at.exception
     counter = next(df.value for df in at.dataframe if "b5" in df.value.columns)
     assert counter.shape == (64, 7)
-    square = [t for t in figures(at)[WAVES]["data"] if t.get("line", {}).get("shape") == "hvh"]
+    square = [t for t in chart(at, "bin_waves")["data"] if t.get("line", {}).get("shape") == "hvh"]
     assert len(square) == 6
     assert any("= 64" in latex.value for latex in at.latex)  # n = 2^(d/2) = 64
 
 
 def test_gap_slider_moves_the_marked_pair():
-    at = open_page({"seq_len": "50"})
+    at = open_page({"seq_len": "50"}, tab="loops")
     assert "Positions 8 and 33" in captions(at)
     at.slider(key="bin_gap").set_value(60).run()
     assert not at.exception
@@ -90,7 +121,7 @@ def test_gap_slider_moves_the_marked_pair():
 
 @pytest.mark.parametrize("spec", specs.HIGH + specs.LOW, ids=lambda s: s.key)
 def test_each_frequency_input_redraws_its_3d_path(spec):
-    at = open_page({"seq_len": "20"})
+    at = open_page({"seq_len": "20"}, tab="loops")
     at.number_input(key=spec.key).set_value(0.3).run()
     assert not at.exception
     which = HIGH if spec in specs.HIGH else LOW
@@ -101,67 +132,91 @@ def test_each_frequency_input_redraws_its_3d_path(spec):
 
 @pytest.mark.parametrize("scheme", posenc.SCHEMES)
 def test_scheme_choice_draws_that_distance_matrix(scheme):
-    at = open_page({"seq_len": "24", "d_model": "8", "base": "50"})
+    at = open_page({"seq_len": "24", "d_model": "8", "base": "50"}, tab="distance")
     at.radio(key="bin_scheme").set_value(scheme).run()
     assert not at.exception
-    z = decode(figures(at)[DISTANCE]["data"][0]["z"])
+    z = decode(chart(at, "bin_distance")["data"][0]["z"])
     table = posenc.scheme_table(scheme, 24, 8, 50.0)
     expected = np.linalg.norm(table[:, None] - table[None], axis=-1)
     np.testing.assert_allclose(z, expected, atol=1e-6)
 
 
+# The tab that draws each page control.
+WIDGET_TAB = {
+    "bin_k": "criteria",
+    "bin_bits": "counter",
+    "bin_gap": "loops",
+    "bin_scheme": "distance",
+}
+
+
+def widget(at, key: str):
+    return at.radio(key=key) if key == "bin_scheme" else at.slider(key=key)
+
+
 def test_url_values_of_the_page_are_used():
-    at = open_page({"bin_k": "3", "bin_bits": "3", "bin_gap": "4", "bin_scheme": "sinusoidal"})
-    assert at.slider(key="bin_k").value == 3
-    assert at.slider(key="bin_bits").value == 3
-    assert at.slider(key="bin_gap").value == 4
-    assert at.radio(key="bin_scheme").value == "sinusoidal"
-    assert not at.warning
+    query = {"bin_k": "3", "bin_bits": "3", "bin_gap": "4", "bin_scheme": "sinusoidal"}
+    for key, tab in WIDGET_TAB.items():
+        at = open_page(query, tab=tab)
+        assert str(widget(at, key).value) == query[key]
+        assert not at.warning
 
 
 @pytest.mark.parametrize(
     ("key", "value"), [("bin_k", "0"), ("bin_bits", "abc"), ("bin_scheme", "gray")]
 )
 def test_bad_url_values_give_a_notice_and_defaults(key, value):
-    at = open_page({key: value})
+    at = open_page({key: value}, tab=WIDGET_TAB[key])
     assert at.warning and key in at.warning[0].value
     spec = next(s for s in specs.SPECS if s.key == key)
-    widget = at.radio(key=key) if key == "bin_scheme" else at.slider(key=key)
-    assert widget.value == spec.default
+    assert widget(at, key).value == spec.default
 
 
 def test_one_position_and_two_dimensions():
-    at = open_page({"seq_len": "1", "d_model": "2"})
+    query = {"seq_len": "1", "d_model": "2"}
+    at = open_page(query, tab="criteria")
     table = criteria_table(at)
     assert table.iloc[:, 1].str.startswith("–").all()  # unique: no pair at L = 1
-    assert "No two positions are 1 apart: increase L or decrease k." in captions(at)
-    assert "No two positions are 10 apart" in captions(at)  # the 3-D pair
     assert "Passing every column at these settings: none." in captions(at)
+    steps = open_page(query, tab="steps")
+    assert "No two positions are 1 apart: increase L or decrease k." in captions(steps)
+    loops = open_page(query, tab="loops")
+    assert "No two positions are 10 apart" in captions(loops)  # the 3-D pair
+    for tab in ("evolution", "counter", "distance"):
+        assert not open_page(query, tab=tab).warning
 
 
 def test_chinese_texts():
-    at = open_page({"lang": "zh"})
+    at = open_page({"lang": "zh", specs.TAB.key: specs.TAB.options[len(specs.TAB_NAMES) + 1]})
     assert at.title[0].value.startswith("二进制计数器")
-    assert "方案" in criteria_table(at).columns
+    assert "方案" in criteria_table(at).columns  # the Chinese label opened the criteria tab
 
 
-def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb():
+# What each tab must say at the largest settings.
+NOTICES = {
+    "evolution": ["block means", "view shows the first 1024 of the 8192 positions"],
+    "criteria": ["among the first 8192 of the 16384 positions"],  # closest pair at 2L
+    "counter": [],
+    "steps": ["smallest and largest value of every group"],
+    "loops": ["first 2000 of the 8192 positions"],
+    "distance": ["block means", "matrix shows the first 2048 of the 8192 positions"],
+}
+
+
+@pytest.mark.parametrize("tab", specs.TAB_NAMES)
+def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb(tab):
     tracemalloc.start()
     start = time.perf_counter()
     try:
-        at = open_page(LARGEST, timeout=600)
+        at = open_page(LARGEST, tab=tab, timeout=600)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     elapsed = time.perf_counter() - start
     sizes = chart_sizes(at)
-    print(f"largest: {elapsed:.1f} s, peak {peak / 2**20:.0f} MB, charts {sizes}")
-    assert len(sizes) == 6 and max(sizes) <= MAX_CHART_BYTES, sizes
+    print(f"{tab} largest: {elapsed:.1f} s, peak {peak / 2**20:.0f} MB, charts {sizes}")
+    assert len(sizes) == len(CHARTS[tab]) and max(sizes, default=0) <= MAX_CHART_BYTES, sizes
     assert peak < 512 * 2**20
     notes = captions(at) + "\n".join(i.value for i in at.info)
-    assert "block means" in notes  # evolution and distance matrix are downsampled
-    assert "view shows the first 1024 of the 8192 positions" in notes
-    assert "first 2000 of the 8192 positions" in notes  # the 3-D plots
-    assert "matrix shows the first 2048 of the 8192 positions" in notes
-    assert "among the first 8192 of the 16384 positions" in notes  # closest pair at 2L
-    assert "smallest and largest value of every group" in notes  # step curves
+    for notice in NOTICES[tab]:
+        assert notice in notes, notice

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from posenc.blocks import scheme_block_means
 from posenc.criteria import (
     Criteria,
     bit_fundamental,
@@ -18,7 +19,14 @@ from posenc.criteria import (
     scheme_criteria,
 )
 from posenc.schemes import SCHEMES, scheme_table
-from ui.figures.common import Grid, block_means, block_rows, reduce_blocks, steps
+from ui.figures.common import (
+    Grid,
+    block_means,
+    block_rows,
+    grid_from_row_means,
+    reduce_blocks,
+    steps,
+)
 
 # Cells per panel of the side-by-side evolution (5 panels share one chart's budget);
 # 128 columns leave the default d_model = 128 whole (no averaging of sin with cos).
@@ -46,20 +54,32 @@ def evolution_grids(
     """Each scheme's table for positions 0 .. shown-1 (of L = seq_len) as block means for
     the side-by-side view, and each table's largest ``|value|`` (not of the means)."""
     shown = seq_len if shown is None else min(shown, seq_len)
+    row_step, col_step = steps(shown, d_model, EVOLUTION_ROWS, EVOLUTION_COLS)
     grids, tops = [], []
     for name in SCHEMES:
-        top = [0.0]
-
-        def rows(a: int, b: int, name=name, top=top) -> np.ndarray:
-            table = scheme_table(name, b - a, d_model, base, total_length=seq_len, offset=a)
-            top[0] = max(top[0], float(np.abs(table).max()))
-            return table
-
-        grids.append(
-            block_means(shown, d_model, rows, max_rows=EVOLUTION_ROWS, max_cols=EVOLUTION_COLS)
-        )
-        tops.append(top[0])
+        if row_step > 1:  # exact block means in closed form: O(shown / step * d)
+            means = scheme_block_means(name, shown, d_model, base, row_step, total_length=seq_len)
+            grids.append(grid_from_row_means(means, shown, d_model, row_step, col_step))
+        else:
+            table = scheme_table(name, shown, d_model, base, total_length=seq_len)
+            grids.append(block_means(shown, d_model, lambda a, b, x=table: x[a:b], 1, col_step))
+        # Largest |value| of the table itself, from the columns that hold it.
+        table = scheme_table(name, shown, _TOP_COLUMNS[name](d_model), base, total_length=seq_len)
+        tops.append(float(np.abs(table).max()))
     return tuple(grids), tuple(tops)
+
+
+# Columns of a scheme's table that hold its largest |value|: index and normalised repeat
+# one column; binary's columns beyond 63 bits are 0 (and a narrower table holds the low
+# bits); in sin_pow2's columns j >= 63, p / 2^j < 1 < pi / 2 for any int64 p, so their
+# values shrink with j and column 63 bounds them; the sinusoid reaches 1 at cos(0).
+_TOP_COLUMNS = {
+    "index": lambda d: 1,
+    "normalised": lambda d: 1,
+    "binary": lambda d: min(d, 63),
+    "sin_pow2": lambda d: min(d, 64),
+    "sinusoidal": lambda d: 2,
+}
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

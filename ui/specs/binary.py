@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from posenc.schemes import SCHEMES
 from ui.params import ChoiceParam, FloatParam, IntParam
+from ui.specs import tab_param
 
 # Offset k of the consistency check and of the step-distance chart.
 K = IntParam("bin_k", 1, 64, 1)
@@ -26,4 +27,8 @@ LOW = (
 # Scheme of the distance matrix.
 SCHEME = ChoiceParam("bin_scheme", SCHEMES, "binary")
 
-SPECS = (K, BITS, GAP, *HIGH, *LOW, SCHEME)
+# Sections as lazy tabs; the open tab is kept in the URL under its (translated) label.
+TAB_NAMES = ("evolution", "criteria", "counter", "steps", "loops", "distance")
+TAB = tab_param("bin_tab", "binary", TAB_NAMES)
+
+SPECS = (K, BITS, GAP, *HIGH, *LOW, SCHEME, TAB)

@@ -1,6 +1,12 @@
 TEXTS = {
     "binary.title": "Binary counter vs sinusoid: why the encoding is built this way",
     "binary.intro": "Five ways to write a position as a vector, each fixing a flaw of the one before (seeds 000, 001, 003). Every number on this page is measured live from the encodings at the shared settings in the sidebar.",
+    "binary.tab_evolution": "Evolution",
+    "binary.tab_criteria": "Criteria",
+    "binary.tab_counter": "Counter",
+    "binary.tab_steps": "Step distance",
+    "binary.tab_loops": "d = 3 loops",
+    "binary.tab_distance": "Distance matrix",
     "binary.evolution_header": "Five ideas on the same positions",
     "binary.scheme_index": "integer index",
     "binary.scheme_normalised": "normalised",

@@ -1,6 +1,12 @@
 TEXTS = {
     "binary.title": "二进制计数器与正弦：位置编码为何这样设计",
     "binary.intro": "把位置写成向量的五种方法，每一种都修补前一种的缺陷（种子文章 000、001、003）。本页所有数字都按侧边栏的共享设置，从编码本身实时算出。",
+    "binary.tab_evolution": "演变",
+    "binary.tab_criteria": "四条标准",
+    "binary.tab_counter": "计数器",
+    "binary.tab_steps": "步长",
+    "binary.tab_loops": "d = 3 闭环",
+    "binary.tab_distance": "距离矩阵",
     "binary.evolution_header": "同一组位置上的五种想法",
     "binary.scheme_index": "整数下标",
     "binary.scheme_normalised": "归一化",
