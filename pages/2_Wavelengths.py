@@ -3,6 +3,7 @@
 import numpy as np
 import streamlit as st
 
+import posenc
 from posenc import spectrum
 from ui import controls, export
 from ui import wavelengths_data as data
@@ -15,9 +16,200 @@ def apply_preset(name: str) -> None:
     controls.assign(specs.PRESETS[name])
 
 
+def lambdas_tab() -> None:
+    """lambda_i and omega_i for several bases, with the context overlay."""
+    st.header(t("wavelengths.sec_lambda"))
+    st.latex(
+        r"\omega_i = n^{-2i/d},\quad \lambda_i = \frac{2\pi}{\omega_i} = 2\pi\,n^{2i/d},\quad"
+        r"\frac{\lambda_{i+1}}{\lambda_i} = n^{2/d},\quad i = 0,\dots,\tfrac{d}{2}-1"
+    )
+    raw_bases = controls.text_input(
+        specs.BASES, t("wavelengths.bases"), t("wavelengths.bases_help")
+    )
+    series = data.wavelength_series(d_model, base, specs.BASES.values(raw_bases))
+    lam = series[0][1]
+    classes = spectrum.classify_wavelengths(lam, seq_len)
+    masks = {
+        "full": ~classes.aliased & ~classes.beyond_context,
+        "beyond": classes.beyond_context,
+        "aliased": classes.aliased,
+    }
+    fig_lambda = figs.wavelength_figure(pairs, series, masks, seq_len, t, height=chart(440))
+    st.plotly_chart(fig_lambda, width="stretch", key="wl_lambda_chart")
+    st.caption(t("wavelengths.lambda_notice"))
+    metric_cols = st.columns(3)
+    metric_cols[0].metric(t("wavelengths.metric_pairs"), half)
+    metric_cols[1].metric(
+        t("wavelengths.metric_beyond", context=seq_len),
+        int(classes.beyond_context.sum()),
+        help=t("wavelengths.metric_beyond_help"),
+    )
+    metric_cols[2].metric(
+        t("wavelengths.metric_aliased"),
+        int(classes.aliased.sum()),
+        help=t("wavelengths.metric_aliased_help"),
+    )
+    st.dataframe(data.bases_table(series, d_model, seq_len, t), hide_index=True)
+    export.offer("wavelengths", fig_lambda, matrix=np.column_stack([s[1] for s in series]))
+
+
+def curves_tab() -> None:
+    """Chosen dimensions over positions (seed 003)."""
+    st.header(t("wavelengths.sec_curves"))
+    st.latex(r"PE_{(p,\,2i)} = \sin(\omega_i\,p),\qquad PE_{(p,\,2i+1)} = \cos(\omega_i\,p)")
+    raw_dims = controls.text_input(specs.DIMS, t("wavelengths.dims"), t("wavelengths.dims_help"))
+    chosen = specs.DIMS.values(raw_dims)
+    dims = [j for j in chosen if j < d_model]
+    if len(dims) < len(chosen):
+        dropped = ", ".join(str(j) for j in chosen if j >= d_model)
+        notice = "dims_dropped" if dims else "dims_fallback"
+        st.warning(t(f"wavelengths.{notice}", dims=dropped, d_model=d_model, last=d_model - 1))
+    dims = dims or [0, 1]
+    stride = figs.line_stride(seq_len)
+    curve_positions = np.arange(0, seq_len, stride)
+    curves = spectrum.pe_block(curve_positions, dims, d_model, base)
+    fig_curves = figs.curves_figure(curve_positions, curves, dims, t, height=chart(380))
+    st.plotly_chart(fig_curves, width="stretch", key="wl_curves_chart")
+    if stride > 1:
+        st.caption(
+            t(
+                "wavelengths.subsampled",
+                stride=stride,
+                points=curve_positions.size,
+                limit=2 * stride,
+            )
+        )
+    st.caption(t("wavelengths.curves_notice"))
+    export.offer(
+        "pe_columns",
+        fig_curves,
+        matrix=lambda: spectrum.pe_block(np.arange(seq_len), dims, d_model, base),
+    )
+
+
+def vector_tab() -> None:
+    """The encoding vector of chosen positions across dimensions (seed 004)."""
+    st.header(t("wavelengths.sec_vector"))
+    st.latex(r"P(k,\,2x) = \sin\!\left(\frac{k}{n^{2x/d}}\right),\qquad x = 0,1,\dots")
+    vec_cols = st.columns([2, 2, 2])
+    raw_positions = controls.text_input(
+        specs.POSITIONS,
+        t("wavelengths.positions"),
+        t("wavelengths.positions_help"),
+        container=vec_cols[0],
+    )
+    mode = controls.choice(
+        specs.VEC_MODE,
+        t("wavelengths.vec_mode"),
+        t("wavelengths.vec_mode_help"),
+        captions=[t(f"wavelengths.vec_mode_{m}") for m in specs.VEC_MODE.options],
+        container=vec_cols[1],
+    )
+    count = controls.slider(
+        specs.VEC_COUNT,
+        t("wavelengths.vec_count"),
+        t("wavelengths.vec_count_help"),
+        container=vec_cols[2],
+    )
+    ks = list(specs.POSITIONS.values(raw_positions))
+    shown = min(count, half)
+    if mode == "sin_pairs":
+        x_axis, x_title = np.arange(shown), t("wavelengths.vec_x_pairs")
+        columns = 2 * x_axis
+    else:
+        x_axis = columns = np.arange(2 * shown)
+        x_title = t("wavelengths.vec_x_dims")
+    vectors = spectrum.pe_block(ks, columns, d_model, base)
+    fig_vec = figs.vectors_figure(x_axis, vectors, ks, x_title, t, height=chart(300))
+    st.plotly_chart(fig_vec, width="stretch", key="wl_vector_chart")
+    st.caption(t("wavelengths.vector_notice"))
+    export.offer("pe_vectors", fig_vec, matrix=vectors)
+
+
+def clock_tab() -> None:
+    """Clock view: each pair a hand on its dial, animated."""
+    st.header(t("wavelengths.sec_clock"))
+    st.latex(r"(x_i, y_i) = (\sin\omega_i p,\ \cos\omega_i p) = (PE_{(p,2i)},\ PE_{(p,2i+1)})")
+    clock_cols = st.columns(3)
+    p0 = controls.slider(
+        specs.CLOCK_P,
+        t("wavelengths.clock_p"),
+        t("wavelengths.clock_p_help"),
+        container=clock_cols[0],
+    )
+    step = controls.slider(
+        specs.CLOCK_STEP,
+        t("wavelengths.clock_step"),
+        t("wavelengths.clock_step_help"),
+        container=clock_cols[1],
+    )
+    n_dials = controls.slider(
+        specs.DIALS, t("wavelengths.dials"), t("wavelengths.dials_help"), container=clock_cols[2]
+    )
+    dial = figs.dial_pairs(half, n_dials)
+    frame_positions = p0 + step * np.arange(figs.MAX_FRAMES)
+    hand_x, hand_y, _ = spectrum.clock_hands(frame_positions, dial, d_model, base)
+    fig_clock = figs.clock_figure(
+        dial,
+        posenc.wavelengths(d_model, base)[dial],
+        frame_positions,
+        hand_x,
+        hand_y,
+        t,
+        row_height=chart(175),
+    )
+    st.plotly_chart(fig_clock, width="stretch", key="wl_clock_chart")
+    if dial.size < half:
+        listed = ", ".join(str(i) for i in dial)
+        st.caption(t("wavelengths.dials_subset", shown=dial.size, total=half, pairs=listed))
+    st.caption(t("wavelengths.clock_notice"))
+    export.offer("clock", fig_clock)
+
+
+def forms_tab() -> None:
+    """Power form vs log-space form, and float32 drift at large positions."""
+    st.header(t("wavelengths.sec_forms"))
+    form_cols = st.columns(2)
+    form_cols[0].latex(r"\omega_i = \frac{1}{n^{2i/d}}")
+    form_cols[1].latex(r"\omega_i = \exp\!\left(2i\cdot\left(-\frac{\ln n}{d}\right)\right)")
+    st.markdown(t("wavelengths.forms_intro"))
+    forms = data.form_errors(d_model, base)
+    st.dataframe(data.forms_table(forms["compare"], t))
+    fig_forms = figs.forms_figure(pairs, forms["ulps"], t, height=chart(340))
+    st.plotly_chart(fig_forms, width="stretch", key="wl_forms_chart")
+    worse = [k for k, c in forms["compare"].items() if c.log_ulps > c.power_ulps]
+    verdict = "forms_log_worse" if worse else "forms_log_not_worse"
+    st.caption(t("wavelengths.forms_notice"))
+    st.caption(
+        t(f"wavelengths.{verdict}", d_model=d_model, base=f"{base:g}", dtypes=", ".join(worse))
+    )
+    export.offer("frequency_forms", fig_forms, matrix=np.column_stack(forms["ulps"]["float64"]))
+
+    st.subheader(t("wavelengths.sec_drift"))
+    st.markdown(t("wavelengths.drift_intro"))
+    st.latex(
+        r"\varepsilon(p) = \max_j \left| PE^{\mathrm{f32}}_{(p,j)} - PE_{(p,j)} \right|,\qquad"
+        r"\theta^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}(p\cdot\delta_i),\quad \delta_i = "
+        r"\mathrm{fl}_{32}\big(\exp \mathrm{fl}_{32}(2i\cdot\mathrm{fl}_{32}(-\ln n/d))\big)"
+    )
+    drift_pos, drift = data.drift(d_model, base, seq_len)
+    marks = sorted({seq_len - 1, 8191, 99999})
+    for column, position in zip(st.columns(len(marks)), marks, strict=True):
+        column.metric(
+            t("wavelengths.drift_at", position=position),
+            f"{data.drift_at(drift_pos, drift.torch_f32, position):.3g}",
+            help=t("wavelengths.drift_at_help", d_model=d_model, base=f"{base:g}"),
+        )
+    fig_drift = figs.drift_figure(drift_pos, drift, seq_len, t, height=chart(380))
+    st.plotly_chart(fig_drift, width="stretch", key="wl_drift_chart")
+    st.caption(t("wavelengths.drift_notice"))
+    export.offer("float32_drift", fig_drift, matrix=np.column_stack([drift_pos, *drift]))
+
+
 controls.setup_page("wavelengths", specs.SPECS)
 seq_len, d_model, base = controls.shared_controls()
 half = d_model // 2
+pairs = np.arange(half)
 chart = controls.chart_height
 
 st.title(t("wavelengths.title"))
@@ -34,165 +226,15 @@ for column, name in zip(preset_cols[1:], ("003", "004"), strict=True):
         icon=":material/replay:",
     )
 
-# 1. lambda_i and omega_i for several bases, with the context overlay.
-st.header(t("wavelengths.sec_lambda"))
-st.latex(
-    r"\omega_i = n^{-2i/d},\quad \lambda_i = \frac{2\pi}{\omega_i} = 2\pi\,n^{2i/d},\quad"
-    r"\frac{\lambda_{i+1}}{\lambda_i} = n^{2/d},\quad i = 0,\dots,\tfrac{d}{2}-1"
-)
-raw_bases = controls.text_input(specs.BASES, t("wavelengths.bases"), t("wavelengths.bases_help"))
-series = data.wavelength_series(d_model, base, specs.BASES.values(raw_bases))
-lam = series[0][1]
-classes = spectrum.classify_wavelengths(lam, seq_len)
-masks = {
-    "full": ~classes.aliased & ~classes.beyond_context,
-    "beyond": classes.beyond_context,
-    "aliased": classes.aliased,
+SECTIONS = {
+    "lambdas": lambdas_tab,
+    "curves": curves_tab,
+    "vector": vector_tab,
+    "clock": clock_tab,
+    "forms": forms_tab,
 }
-pairs = np.arange(half)
-fig_lambda = figs.wavelength_figure(pairs, series, masks, seq_len, t, height=chart(440))
-st.plotly_chart(fig_lambda, width="stretch", key="wl_lambda_chart")
-st.caption(t("wavelengths.lambda_notice"))
-metric_cols = st.columns(3)
-metric_cols[0].metric(t("wavelengths.metric_pairs"), half)
-metric_cols[1].metric(
-    t("wavelengths.metric_beyond", context=seq_len),
-    int(classes.beyond_context.sum()),
-    help=t("wavelengths.metric_beyond_help"),
-)
-metric_cols[2].metric(
-    t("wavelengths.metric_aliased"),
-    int(classes.aliased.sum()),
-    help=t("wavelengths.metric_aliased_help"),
-)
-st.dataframe(data.bases_table(series, d_model, seq_len, t), hide_index=True)
-export.offer("wavelengths", fig_lambda, matrix=np.column_stack([s[1] for s in series]))
 
-# 2. Chosen dimensions over positions (seed 003).
-st.header(t("wavelengths.sec_curves"))
-st.latex(r"PE_{(p,\,2i)} = \sin(\omega_i\,p),\qquad PE_{(p,\,2i+1)} = \cos(\omega_i\,p)")
-raw_dims = controls.text_input(specs.DIMS, t("wavelengths.dims"), t("wavelengths.dims_help"))
-chosen = specs.DIMS.values(raw_dims)
-dims = [j for j in chosen if j < d_model]
-if len(dims) < len(chosen):
-    dropped = ", ".join(str(j) for j in chosen if j >= d_model)
-    notice = "dims_dropped" if dims else "dims_fallback"
-    st.warning(t(f"wavelengths.{notice}", dims=dropped, d_model=d_model, last=d_model - 1))
-dims = dims or [0, 1]
-stride = figs.line_stride(seq_len)
-curve_positions = np.arange(0, seq_len, stride)
-curves = spectrum.pe_block(curve_positions, dims, d_model, base)
-fig_curves = figs.curves_figure(curve_positions, curves, dims, t, height=chart(380))
-st.plotly_chart(fig_curves, width="stretch", key="wl_curves_chart")
-if stride > 1:
-    st.caption(
-        t("wavelengths.subsampled", stride=stride, points=curve_positions.size, limit=2 * stride)
-    )
-st.caption(t("wavelengths.curves_notice"))
-export.offer(
-    "pe_columns",
-    fig_curves,
-    matrix=lambda: spectrum.pe_block(np.arange(seq_len), dims, d_model, base),
-)
-
-# 3. The encoding vector of chosen positions across dimensions (seed 004).
-st.header(t("wavelengths.sec_vector"))
-st.latex(r"P(k,\,2x) = \sin\!\left(\frac{k}{n^{2x/d}}\right),\qquad x = 0,1,\dots")
-vec_cols = st.columns([2, 2, 2])
-raw_positions = controls.text_input(
-    specs.POSITIONS,
-    t("wavelengths.positions"),
-    t("wavelengths.positions_help"),
-    container=vec_cols[0],
-)
-mode = controls.choice(
-    specs.VEC_MODE,
-    t("wavelengths.vec_mode"),
-    t("wavelengths.vec_mode_help"),
-    captions=[t(f"wavelengths.vec_mode_{m}") for m in specs.VEC_MODE.options],
-    container=vec_cols[1],
-)
-count = controls.slider(
-    specs.VEC_COUNT,
-    t("wavelengths.vec_count"),
-    t("wavelengths.vec_count_help"),
-    container=vec_cols[2],
-)
-ks = list(specs.POSITIONS.values(raw_positions))
-shown = min(count, half)
-if mode == "sin_pairs":
-    x_axis, x_title = np.arange(shown), t("wavelengths.vec_x_pairs")
-    columns = 2 * x_axis
-else:
-    x_axis = columns = np.arange(2 * shown)
-    x_title = t("wavelengths.vec_x_dims")
-vectors = spectrum.pe_block(ks, columns, d_model, base)
-fig_vec = figs.vectors_figure(x_axis, vectors, ks, x_title, t, height=chart(300))
-st.plotly_chart(fig_vec, width="stretch", key="wl_vector_chart")
-st.caption(t("wavelengths.vector_notice"))
-export.offer("pe_vectors", fig_vec, matrix=vectors)
-
-# 4. Clock view: each pair a hand on its dial, animated.
-st.header(t("wavelengths.sec_clock"))
-st.latex(r"(x_i, y_i) = (\sin\omega_i p,\ \cos\omega_i p) = (PE_{(p,2i)},\ PE_{(p,2i+1)})")
-clock_cols = st.columns(3)
-p0 = controls.slider(
-    specs.CLOCK_P, t("wavelengths.clock_p"), t("wavelengths.clock_p_help"), container=clock_cols[0]
-)
-step = controls.slider(
-    specs.CLOCK_STEP,
-    t("wavelengths.clock_step"),
-    t("wavelengths.clock_step_help"),
-    container=clock_cols[1],
-)
-n_dials = controls.slider(
-    specs.DIALS, t("wavelengths.dials"), t("wavelengths.dials_help"), container=clock_cols[2]
-)
-dial = figs.dial_pairs(half, n_dials)
-frame_positions = p0 + step * np.arange(figs.MAX_FRAMES)
-hand_x, hand_y, _ = spectrum.clock_hands(frame_positions, dial, d_model, base)
-fig_clock = figs.clock_figure(
-    dial, lam[dial], frame_positions, hand_x, hand_y, t, row_height=chart(175)
-)
-st.plotly_chart(fig_clock, width="stretch", key="wl_clock_chart")
-if dial.size < half:
-    listed = ", ".join(str(i) for i in dial)
-    st.caption(t("wavelengths.dials_subset", shown=dial.size, total=half, pairs=listed))
-st.caption(t("wavelengths.clock_notice"))
-export.offer("clock", fig_clock)
-
-# 5. Power form vs log-space form, and float32 drift at large positions.
-st.header(t("wavelengths.sec_forms"))
-form_cols = st.columns(2)
-form_cols[0].latex(r"\omega_i = \frac{1}{n^{2i/d}}")
-form_cols[1].latex(r"\omega_i = \exp\!\left(2i\cdot\left(-\frac{\ln n}{d}\right)\right)")
-st.markdown(t("wavelengths.forms_intro"))
-forms = data.form_errors(d_model, base)
-st.dataframe(data.forms_table(forms["compare"], t))
-fig_forms = figs.forms_figure(pairs, forms["ulps"], t, height=chart(340))
-st.plotly_chart(fig_forms, width="stretch", key="wl_forms_chart")
-worse = [k for k, c in forms["compare"].items() if c.log_ulps > c.power_ulps]
-verdict = "forms_log_worse" if worse else "forms_log_not_worse"
-st.caption(t("wavelengths.forms_notice"))
-st.caption(t(f"wavelengths.{verdict}", d_model=d_model, base=f"{base:g}", dtypes=", ".join(worse)))
-export.offer("frequency_forms", fig_forms, matrix=np.column_stack(forms["ulps"]["float64"]))
-
-st.subheader(t("wavelengths.sec_drift"))
-st.markdown(t("wavelengths.drift_intro"))
-st.latex(
-    r"\varepsilon(p) = \max_j \left| PE^{\mathrm{f32}}_{(p,j)} - PE_{(p,j)} \right|,\qquad"
-    r"\theta^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}(p\cdot\delta_i),\quad \delta_i = "
-    r"\mathrm{fl}_{32}\big(\exp \mathrm{fl}_{32}(2i\cdot\mathrm{fl}_{32}(-\ln n/d))\big)"
-)
-drift_pos, drift = data.drift(d_model, base, seq_len)
-marks = sorted({seq_len - 1, 8191, 99999})
-for column, position in zip(st.columns(len(marks)), marks, strict=True):
-    column.metric(
-        t("wavelengths.drift_at", position=position),
-        f"{data.drift_at(drift_pos, drift.torch_f32, position):.3g}",
-        help=t("wavelengths.drift_at_help", d_model=d_model, base=f"{base:g}"),
-    )
-fig_drift = figs.drift_figure(drift_pos, drift, seq_len, t, height=chart(380))
-st.plotly_chart(fig_drift, width="stretch", key="wl_drift_chart")
-st.caption(t("wavelengths.drift_notice"))
-export.offer("float32_drift", fig_drift, matrix=np.column_stack([drift_pos, *drift]))
+for name, tab in controls.lazy_tabs(specs.TAB, "wavelengths", specs.TAB_NAMES).items():
+    if tab.open:
+        with tab:
+            SECTIONS[name]()

@@ -10,6 +10,180 @@ from ui.figures import rotation as figs
 from ui.i18n import t
 from ui.specs import rotation as specs
 
+
+def pair_block() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The window of T(k) around the chosen pair, and the pair's 2 x 2 block."""
+    idx, window = data.t_window(k, d_model, base, layout, pair)
+    at = np.searchsorted(idx, dims)  # idx is sorted and holds the pair
+    return idx, window, window[np.ix_(at, at)]
+
+
+def matrix_tab() -> None:
+    """T(k) itself, and one block magnified."""
+    st.header(t("rotation.t_header"))
+    idx, window, block = pair_block()
+    left, right = st.columns([3, 2])
+    fig_t = figs.matrix_figure(idx, window, dims, t, height=chart(520))
+    left.plotly_chart(fig_t, width="stretch", key="rot_t_chart")
+    if idx.size < d_model:
+        left.caption(t("rotation.t_window", runs=data.runs(idx), d_model=d_model))
+    left.caption(t("rotation.t_notice"))
+    right.markdown(t("rotation.block_header", pair=pair))
+    right.plotly_chart(figs.block_figure(block, dims, t, height=chart(280)), key="rot_block_chart")
+    st.latex(figs.block_latex(pair, k, block))
+    st.latex(figs.angle_latex(pair, d_model, base, k, omega))
+    with left:
+        export.offer("rotation_T", fig_t, matrix=lambda: data.t_export(k, d_model, base, layout))
+    if d_model > data.EXPORT_DIMS:
+        left.caption(t("rotation.t_export_blocks", limit=data.EXPORT_DIMS))
+
+
+def check_tab() -> None:
+    """The live check over every position."""
+    st.header(t("rotation.check_header"))
+    st.latex(
+        r"r(p) = \max_j \left| \big(PE_{(p)}\,T(k)\big)_j - PE_{(p+k),\,j} \right|,"
+        r"\qquad p = 0, \dots, L-1"
+    )
+    check = data.live_check(seq_len, d_model, base, k, layout)
+    metrics = st.columns(3)
+    metrics[0].metric(t("rotation.check_metric", L=seq_len), f"{check.worst:.2e}")
+    metrics[1].metric(t("rotation.check_at"), check.worst_at)
+    metrics[2].metric(
+        t("rotation.check_bound"),
+        f"{EPS * (seq_len - 1 + abs(k)):.2e}",
+        help=t("rotation.check_bound_help"),
+    )
+    fig_r = figs.residual_figure(check.positions, check.residuals, k, t, height=chart(340))
+    st.plotly_chart(fig_r, width="stretch", key="rot_check_chart")
+    if check.pool > 1:
+        st.caption(t("rotation.check_pooled", pool=check.pool))
+    st.caption(t("rotation.check_notice"))
+    export.offer(
+        "rotation_check",
+        fig_r,
+        matrix=lambda: np.column_stack([np.arange(seq_len), check.full]),
+    )
+
+
+def circle_tab() -> None:
+    """One pair on its circle."""
+    st.header(t("rotation.circle_header"))
+    circle = data.circle(seq_len, omega)
+    left, right = st.columns([3, 2])
+    fig_c = figs.circle_figure(circle.positions, circle.angles, p, k, omega, t, height=chart(480))
+    left.plotly_chart(fig_c, width="stretch", key="rot_circle_chart")
+    rest = figs.wrap_angle(omega * k)
+    turns = round((omega * k - rest) / (2 * np.pi))
+    right.latex(
+        rf"\omega_{{{pair}}}(p+k) - \omega_{{{pair}}}\,p = \omega_{{{pair}}}\,k"
+        rf" = {figs.num(omega * k, 4)}\ \mathrm{{rad}}"
+    )
+    right.markdown(t("rotation.circle_angle", turns=turns, rest=f"{rest:.6g}"))
+    if p >= seq_len:
+        right.caption(t("rotation.circle_outside", p=p, L=seq_len))
+    if circle.step > 1:
+        right.caption(t("rotation.circle_subsampled", step=circle.step))
+    right.caption(t("rotation.circle_notice"))
+    with right:
+        export.offer("rotation_pair", fig_c)
+
+
+def conventions_tab() -> None:
+    """Row vectors (seed 000) and column vectors (seed 003)."""
+    st.header(t("rotation.conv_header"))
+    block = pair_block()[2]
+    row, moved_row, moved_col, _ = data.pair_rows(p, k, d_model, base, layout, pair)
+    st.markdown(t("rotation.conv_row", pair=pair, p=p))
+    st.latex(figs.row_latex(pair, row, block, moved_row))
+    st.markdown(t("rotation.conv_col", pair=pair, p=p))
+    st.latex(figs.column_latex(block, row, moved_col))
+    gap, used = data.convention_gap(seq_len, d_model, base, k, layout)
+    st.markdown(
+        t("rotation.conv_measured", gap=f"{gap:.2e}", L=seq_len, dims=used, d_model=d_model)
+    )
+    st.caption(t("rotation.seed_typo"))
+
+
+def dot_tab() -> None:
+    """The dot product cannot tell before from after."""
+    st.header(t("rotation.dot_header"))
+    st.latex(
+        r"PE_{(p)} \cdot PE_{(p+k)} = \sum_{i=0}^{d/2-1} \cos(\omega_i k),\qquad "
+        r"\lVert PE_{(p)} - PE_{(p+k)} \rVert = 2\sqrt{\textstyle\sum_i \sin^2(\omega_i k/2)}"
+        r" = \sqrt{d - 2\,PE_{(p)} \cdot PE_{(p+k)}}"
+    )
+    curve = data.dot_curve(seq_len, d_model, base, k)
+    measured, formula = data.dot_at(p, k, d_model, base)
+    at_k = (formula, float(posenc.offset_distance(k, d_model, base)))
+    fig_d = figs.dot_figure(curve.k, curve.dot, curve.distance, k, at_k, t, height=chart(360))
+    st.plotly_chart(fig_d, width="stretch", key="rot_dot_chart")
+    st.caption(t("rotation.dot_sampled", step=f"{curve.step:.3g}", n=curve.k.size))
+    st.caption(t("rotation.dot_notice"))
+    st.markdown(
+        t(
+            "rotation.dot_measured",
+            p=p,
+            measured=f"{measured:.12f}",
+            formula=f"{formula:.12f}",
+            diff=f"{abs(measured - formula):.1e}",
+        )
+    )
+    export.offer(
+        "rotation_dot", fig_d, matrix=lambda: np.column_stack([curve.k, curve.dot, curve.distance])
+    )
+
+
+def fit_tab() -> None:
+    """The paper's sentence the other way round: fit W from data."""
+    st.header(t("rotation.fit_header"))
+    st.markdown(t("rotation.fit_intro"))
+    st.latex(
+        r"W^\star = \arg\min_W \lVert X W - Y \rVert_F = X^{+} Y,\qquad "
+        r"X = \big[PE_{(p)}\big]_{p},\quad Y = \big[PE_{(p+k)}\big]_{p}"
+    )
+    kind = controls.choice(
+        specs.FIT,
+        t("rotation.fit"),
+        t("rotation.fit_help"),
+        captions=[t("rotation.fit_spread"), t("rotation.fit_sequence")],
+    )
+    view = data.fit(seq_len, d_model, base, k, layout, kind)
+    fit = view.fit
+    m = fit.columns.size
+    if view.capped_dims:
+        st.info(t("rotation.fit_capped_dims", dims=m, pairs=view.pairs, d_model=d_model))
+    if view.capped_rows:
+        st.info(t("rotation.fit_capped_rows", n=fit.positions.size, L=seq_len))
+    if fit.underdetermined:
+        st.info(t("rotation.fit_underdetermined", n=fit.positions.size, m=m))
+    elif fit.rank < m:
+        st.info(t("rotation.fit_rank_deficient", rank=fit.rank, m=m))
+    metrics = st.columns(3)
+    metrics[0].metric(
+        t("rotation.fit_error"), f"{fit.fit_error:.2e}", help=t("rotation.fit_error_help")
+    )
+    metrics[1].metric(
+        t("rotation.fit_gap"), f"{fit.matrix_error:.2e}", help=t("rotation.fit_gap_help")
+    )
+    metrics[2].metric(t("rotation.fit_rank"), f"{fit.rank} / {m}", help=t("rotation.fit_rank_help"))
+    left, right = st.columns(2)
+    inner = data.window_indices(m, min(pair, view.pairs - 1), layout)
+    fig_w = figs.matrix_figure(
+        fit.columns[inner],
+        fit.matrix[np.ix_(inner, inner)],
+        dims,
+        t,
+        title=t("rotation.fit_w_title"),
+        height=chart(440),
+    )
+    left.plotly_chart(fig_w, width="stretch", key="rot_fit_w_chart")
+    fig_e = figs.pair_error_figure(fit.pair_errors, view.slow_from, t, height=chart(440))
+    right.plotly_chart(fig_e, width="stretch", key="rot_fit_error_chart")
+    st.caption(t("rotation.fit_notice"))
+    export.offer("rotation_fit", fig_e, matrix=lambda: fit.matrix)
+
+
 controls.setup_page("rotation", specs.SPECS)
 seq_len, d_model, base = controls.shared_controls()
 chart = controls.chart_height
@@ -24,7 +198,7 @@ st.latex(
     r"\Phi_i(k) = \begin{bmatrix}\cos\omega_i k & -\sin\omega_i k \\"
     r" \sin\omega_i k & \cos\omega_i k\end{bmatrix},\quad \omega_i = n^{-2i/d}"
 )
-top = st.columns(3)
+top = st.columns([1, 1, 1.3, 1.5])
 k = float(
     controls.number(specs.K, t("rotation.k"), t("rotation.k_help"), container=top[0], format="%g")
 )
@@ -38,160 +212,23 @@ layout = controls.choice(
     captions=[t("rotation.layout_interleaved"), t("rotation.layout_split")],
     container=top[2],
 )
+p = int(controls.slider(specs.POS, t("rotation.p"), t("rotation.p_help"), container=top[3]))
 pair = min(asked, half - 1)
 if pair != asked:
     st.info(t("rotation.pair_clamped", asked=asked, d_model=d_model, last=half - 1))
 dims = data.pair_indices(d_model, pair, layout)
 omega = float(posenc.frequencies(d_model, base)[pair])
 
-# 1. T(k) itself, and one block magnified.
-st.header(t("rotation.t_header"))
-idx, window = data.t_window(k, d_model, base, layout, pair)
-left, right = st.columns([3, 2])
-fig_t = figs.matrix_figure(idx, window, dims, t, height=chart(520))
-left.plotly_chart(fig_t, width="stretch", key="rot_t_chart")
-if idx.size < d_model:
-    left.caption(t("rotation.t_window", runs=data.runs(idx), d_model=d_model))
-left.caption(t("rotation.t_notice"))
-at = np.searchsorted(idx, dims)  # idx is sorted and holds the pair
-block = window[np.ix_(at, at)]
-right.markdown(t("rotation.block_header", pair=pair))
-right.plotly_chart(figs.block_figure(block, dims, t, height=chart(280)), key="rot_block_chart")
-st.latex(figs.block_latex(pair, k, block))
-st.latex(figs.angle_latex(pair, d_model, base, k, omega))
-with left:
-    export.offer("rotation_T", fig_t, matrix=lambda: data.t_export(k, d_model, base, layout))
-if d_model > data.EXPORT_DIMS:
-    left.caption(t("rotation.t_export_blocks", limit=data.EXPORT_DIMS))
+SECTIONS = {
+    "matrix": matrix_tab,
+    "check": check_tab,
+    "circle": circle_tab,
+    "conventions": conventions_tab,
+    "dot": dot_tab,
+    "fit": fit_tab,
+}
 
-# 2. The live check over every position.
-st.header(t("rotation.check_header"))
-st.latex(
-    r"r(p) = \max_j \left| \big(PE_{(p)}\,T(k)\big)_j - PE_{(p+k),\,j} \right|,"
-    r"\qquad p = 0, \dots, L-1"
-)
-check = data.live_check(seq_len, d_model, base, k, layout)
-metrics = st.columns(3)
-metrics[0].metric(t("rotation.check_metric", L=seq_len), f"{check.worst:.2e}")
-metrics[1].metric(t("rotation.check_at"), check.worst_at)
-metrics[2].metric(
-    t("rotation.check_bound"),
-    f"{EPS * (seq_len - 1 + abs(k)):.2e}",
-    help=t("rotation.check_bound_help"),
-)
-fig_r = figs.residual_figure(check.positions, check.residuals, k, t, height=chart(340))
-st.plotly_chart(fig_r, width="stretch", key="rot_check_chart")
-if check.pool > 1:
-    st.caption(t("rotation.check_pooled", pool=check.pool))
-st.caption(t("rotation.check_notice"))
-export.offer(
-    "rotation_check",
-    fig_r,
-    matrix=lambda: np.column_stack([np.arange(seq_len), check.full]),
-)
-
-# 3. One pair on its circle.
-st.header(t("rotation.circle_header"))
-p = int(controls.slider(specs.POS, t("rotation.p"), t("rotation.p_help")))
-circle = data.circle(seq_len, omega)
-left, right = st.columns([3, 2])
-fig_c = figs.circle_figure(circle.positions, circle.angles, p, k, omega, t, height=chart(480))
-left.plotly_chart(fig_c, width="stretch", key="rot_circle_chart")
-rest = figs.wrap_angle(omega * k)
-turns = round((omega * k - rest) / (2 * np.pi))
-right.latex(
-    rf"\omega_{{{pair}}}(p+k) - \omega_{{{pair}}}\,p = \omega_{{{pair}}}\,k"
-    rf" = {figs.num(omega * k, 4)}\ \mathrm{{rad}}"
-)
-right.markdown(t("rotation.circle_angle", turns=turns, rest=f"{rest:.6g}"))
-if p >= seq_len:
-    right.caption(t("rotation.circle_outside", p=p, L=seq_len))
-if circle.step > 1:
-    right.caption(t("rotation.circle_subsampled", step=circle.step))
-right.caption(t("rotation.circle_notice"))
-with right:
-    export.offer("rotation_pair", fig_c)
-
-# 4. Row vectors (seed 000) and column vectors (seed 003).
-st.header(t("rotation.conv_header"))
-row, moved_row, moved_col, _ = data.pair_rows(p, k, d_model, base, layout, pair)
-st.markdown(t("rotation.conv_row", pair=pair, p=p))
-st.latex(figs.row_latex(pair, row, block, moved_row))
-st.markdown(t("rotation.conv_col", pair=pair, p=p))
-st.latex(figs.column_latex(block, row, moved_col))
-gap, used = data.convention_gap(seq_len, d_model, base, k, layout)
-st.markdown(t("rotation.conv_measured", gap=f"{gap:.2e}", L=seq_len, dims=used, d_model=d_model))
-st.caption(t("rotation.seed_typo"))
-
-# 5. The dot product cannot tell before from after.
-st.header(t("rotation.dot_header"))
-st.latex(
-    r"PE_{(p)} \cdot PE_{(p+k)} = \sum_{i=0}^{d/2-1} \cos(\omega_i k),\qquad "
-    r"\lVert PE_{(p)} - PE_{(p+k)} \rVert = 2\sqrt{\textstyle\sum_i \sin^2(\omega_i k/2)}"
-    r" = \sqrt{d - 2\,PE_{(p)} \cdot PE_{(p+k)}}"
-)
-curve = data.dot_curve(seq_len, d_model, base, k)
-measured, formula = data.dot_at(p, k, d_model, base)
-at_k = (formula, float(posenc.offset_distance(k, d_model, base)))
-fig_d = figs.dot_figure(curve.k, curve.dot, curve.distance, k, at_k, t, height=chart(360))
-st.plotly_chart(fig_d, width="stretch", key="rot_dot_chart")
-st.caption(t("rotation.dot_sampled", step=f"{curve.step:.3g}", n=curve.k.size))
-st.caption(t("rotation.dot_notice"))
-st.markdown(
-    t(
-        "rotation.dot_measured",
-        p=p,
-        measured=f"{measured:.12f}",
-        formula=f"{formula:.12f}",
-        diff=f"{abs(measured - formula):.1e}",
-    )
-)
-export.offer(
-    "rotation_dot", fig_d, matrix=lambda: np.column_stack([curve.k, curve.dot, curve.distance])
-)
-
-# 6. The paper's sentence the other way round: fit W from data.
-st.header(t("rotation.fit_header"))
-st.markdown(t("rotation.fit_intro"))
-st.latex(
-    r"W^\star = \arg\min_W \lVert X W - Y \rVert_F = X^{+} Y,\qquad "
-    r"X = \big[PE_{(p)}\big]_{p},\quad Y = \big[PE_{(p+k)}\big]_{p}"
-)
-kind = controls.choice(
-    specs.FIT,
-    t("rotation.fit"),
-    t("rotation.fit_help"),
-    captions=[t("rotation.fit_spread"), t("rotation.fit_sequence")],
-)
-view = data.fit(seq_len, d_model, base, k, layout, kind)
-fit = view.fit
-m = fit.columns.size
-if view.capped_dims:
-    st.info(t("rotation.fit_capped_dims", dims=m, pairs=view.pairs, d_model=d_model))
-if view.capped_rows:
-    st.info(t("rotation.fit_capped_rows", n=fit.positions.size, L=seq_len))
-if fit.underdetermined:
-    st.info(t("rotation.fit_underdetermined", n=fit.positions.size, m=m))
-elif fit.rank < m:
-    st.info(t("rotation.fit_rank_deficient", rank=fit.rank, m=m))
-metrics = st.columns(3)
-metrics[0].metric(
-    t("rotation.fit_error"), f"{fit.fit_error:.2e}", help=t("rotation.fit_error_help")
-)
-metrics[1].metric(t("rotation.fit_gap"), f"{fit.matrix_error:.2e}", help=t("rotation.fit_gap_help"))
-metrics[2].metric(t("rotation.fit_rank"), f"{fit.rank} / {m}", help=t("rotation.fit_rank_help"))
-left, right = st.columns(2)
-inner = data.window_indices(m, min(pair, view.pairs - 1), layout)
-fig_w = figs.matrix_figure(
-    fit.columns[inner],
-    fit.matrix[np.ix_(inner, inner)],
-    dims,
-    t,
-    title=t("rotation.fit_w_title"),
-    height=chart(440),
-)
-left.plotly_chart(fig_w, width="stretch", key="rot_fit_w_chart")
-fig_e = figs.pair_error_figure(fit.pair_errors, view.slow_from, t, height=chart(440))
-right.plotly_chart(fig_e, width="stretch", key="rot_fit_error_chart")
-st.caption(t("rotation.fit_notice"))
-export.offer("rotation_fit", fig_e, matrix=lambda: fit.matrix)
+for name, tab in controls.lazy_tabs(specs.TAB, "rotation", specs.TAB_NAMES).items():
+    if tab.open:
+        with tab:
+            SECTIONS[name]()

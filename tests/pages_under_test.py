@@ -84,9 +84,10 @@ def open_tab(entry, query: dict[str, str]) -> str:
     return names[spec.options.index(label) % len(names)] if label in spec.options else names[0]
 
 
-# Tabs that may show a table and text only: the criteria; the frameworks tab when the
-# chosen framework's table equals the paper's (nothing to draw, a notice says so).
-CHARTLESS = {("binary", "criteria"), ("heatmap", "frameworks")}
+# Tabs that may show tables, formulas and text only: the criteria, the row-vs-column
+# conventions, and the frameworks tab when the chosen framework's table equals the
+# paper's (nothing to draw, a notice says so).
+CHARTLESS = {("binary", "criteria"), ("rotation", "conventions"), ("heatmap", "frameworks")}
 
 PAGES = menu.PAGES
 IDS = [entry.name for entry in PAGES]

@@ -1,5 +1,8 @@
 """The rotation page in AppTest: every control, URL values (negative and fractional k),
-extremes, both languages, the 1 MB chart budget at the largest settings."""
+extremes, both languages, the 1 MB chart budget at the largest settings.
+
+The six sections are lazy tabs (only the open one runs): each check opens the tab that
+holds what it looks at."""
 
 import numpy as np
 import pytest
@@ -12,12 +15,51 @@ from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import rotation as specs
 
 PAGE = "pages/4_Rotation.py"
+# Charts per tab (lazy tabs: only the open one runs).
+CHARTS = {
+    "matrix": ["rot_t_chart", "rot_block_chart"],  # T(k), its block
+    "check": ["rot_check_chart"],
+    "circle": ["rot_circle_chart"],
+    "conventions": [],
+    "dot": ["rot_dot_chart"],
+    "fit": ["rot_fit_w_chart", "rot_fit_error_chart"],  # fitted W, fit error
+}
 N_CHARTS = 7  # T(k), block, check, circle, dot, fitted W, fit error
+assert sum(map(len, CHARTS.values())) == N_CHARTS and tuple(CHARTS) == specs.TAB_NAMES
 
 
-def open_page(query: dict | None = None, timeout: float = 240) -> AppTest:
-    """The page with ``query`` in the URL, reached through app.py as a visitor does."""
+def tab_label(name: str, lang: str = "en") -> str:
+    offset = len(specs.TAB_NAMES) if lang == "zh" else 0
+    return specs.TAB.options[offset + specs.TAB_NAMES.index(name)]
+
+
+def open_page(query: dict | None = None, tab: str | None = None, timeout: float = 240) -> AppTest:
+    """The page with ``query`` in the URL, reached through app.py as a visitor does, on tab
+    ``tab`` (a name of ``TAB_NAMES``; default: the first)."""
+    query = dict(query or {})
+    if tab:
+        query[specs.TAB.key] = tab_label(tab)
     return run_page("4_Rotation.py", query, timeout)
+
+
+def open_tab(at: AppTest, tab: str) -> AppTest:
+    """Switch the open AppTest to another tab, as a click on it does."""
+    at.query_params[specs.TAB.key] = tab_label(tab)
+    at.session_state[specs.TAB.key] = tab_label(tab)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def chart(at, key: str) -> dict:
+    for element, fig in zip(at.get("plotly_chart"), figures(at), strict=True):
+        if key in element.proto.id:
+            return fig
+    raise KeyError(key)
+
+
+def chart_ids(at) -> list[str]:
+    return [el.proto.id for el in at.get("plotly_chart")]
 
 
 def metric(at, start: str) -> str:
@@ -33,39 +75,52 @@ def block_tex(at) -> str:
 
 
 def residual_curve(at) -> np.ndarray:
-    return np.asarray(decode(figures(at)[2]["data"][0]["y"]), dtype=float)
+    return np.asarray(decode(chart(at, "rot_check_chart")["data"][0]["y"]), dtype=float)
 
 
-def test_defaults_draw_every_chart_without_warnings():
-    at = open_page()
-    assert len(figures(at)) == N_CHARTS
+def assert_charts(at, tab: str) -> None:
+    """The open tab drew its own charts and no other."""
+    ids = chart_ids(at)
+    assert len(ids) == len(CHARTS[tab]), ids
+    assert all(key in i for key, i in zip(CHARTS[tab], ids, strict=True)), ids
+
+
+@pytest.mark.parametrize("tab", specs.TAB_NAMES)
+def test_each_tab_draws_its_own_charts_without_warnings(tab):
+    at = open_page(tab=tab)
+    assert_charts(at, tab)
     assert not at.warning
     assert at.number_input(key="rot_k").value == specs.K.default
-    assert float(metric(at, "max residual")) < 1e-13
+    assert at.query_params.get(specs.TAB.key, tab_label("matrix")) == tab_label(tab)
+    if tab == "check":
+        assert float(metric(at, "max residual")) < 1e-13
 
 
 def test_the_live_check_draws_the_residuals_of_posenc():
-    at = open_page({"seq_len": "40", "d_model": "16", "rot_k": "5"})
+    at = open_page({"seq_len": "40", "d_model": "16", "rot_k": "5"}, tab="check")
     expected = posenc.shift_residuals(40, 16, 5.0)
     np.testing.assert_allclose(residual_curve(at), expected, atol=0)
 
 
 @pytest.mark.parametrize("k", ["-2.5", "0.25", "-1000", "1000", "0"])
 def test_negative_and_fractional_k_from_the_url(k):
-    at = open_page({"rot_k": k, "seq_len": "64", "d_model": "32"})
-    assert at.number_input(key="rot_k").value == float(k)
-    assert not at.warning
-    assert float(metric(at, "max residual")) < 1e-11
-    assert rf"\Phi_{{0}}({float(k):g})" in block_tex(at)
+    query = {"rot_k": k, "seq_len": "64", "d_model": "32"}
+    check = open_page(query, tab="check")
+    matrix = open_page(query, tab="matrix")
+    for at in (check, matrix):
+        assert at.number_input(key="rot_k").value == float(k)
+        assert not at.warning
+    assert float(metric(check, "max residual")) < 1e-11
+    assert rf"\Phi_{{0}}({float(k):g})" in block_tex(matrix)
 
 
 def test_k_zero_leaves_every_row_in_place():
-    at = open_page({"rot_k": "0"})
+    at = open_page({"rot_k": "0"}, tab="check")
     assert float(metric(at, "max residual")) == 0.0
 
 
 def test_typing_k_recomputes_the_block():
-    at = open_page()
+    at = open_page(tab="matrix")
     at.number_input(key="rot_k").set_value(-7.5).run()
     assert not at.exception
     assert r"\Phi_{0}(-7.5)" in block_tex(at)
@@ -73,7 +128,7 @@ def test_typing_k_recomputes_the_block():
 
 
 def test_choosing_a_pair_magnifies_its_block():
-    at = open_page()
+    at = open_page(tab="matrix")
     at.number_input(key="rot_pair").set_value(5).run()
     assert not at.exception
     assert markdown(at, "**Pair 5")
@@ -82,40 +137,43 @@ def test_choosing_a_pair_magnifies_its_block():
 
 
 def test_a_pair_beyond_d_model_shows_the_last_pair_with_a_notice():
-    at = open_page({"d_model": "8", "rot_pair": "100"})
+    at = open_page({"d_model": "8", "rot_pair": "100"}, tab="matrix")
     assert any("Pair 100 does not exist" in i.value for i in at.info)
     assert markdown(at, "**Pair 3")
 
 
 def test_moving_p_moves_the_highlight_but_not_the_arc():
-    at = open_page()
-    arc_before = figures(at)[3]["data"][2]["name"]
+    at = open_page(tab="circle")
+    arc_before = chart(at, "rot_circle_chart")["data"][2]["name"]
     at.slider(key="rot_p").set_value(123).run()
     assert not at.exception
-    assert "p = 123" in markdown(at, "**Seed 000")
-    fig = figures(at)[3]
+    fig = chart(at, "rot_circle_chart")
     x, y = (np.asarray(decode(fig["data"][3][c]), dtype=float) for c in ("x", "y"))
     np.testing.assert_allclose((x[1], y[1]), (np.sin(123.0), np.cos(123.0)), atol=1e-12)
     assert fig["data"][2]["name"] == arc_before
+    open_tab(at, "conventions")  # p is a page control: kept across the tabs
+    assert at.slider(key="rot_p").value == 123
+    assert "p = 123" in markdown(at, "**Seed 000")
 
 
 def test_split_layout_draws_the_permuted_matrix():
-    at = open_page({"d_model": "8"})
+    at = open_page({"d_model": "8"}, tab="matrix")
     at.radio(key="rot_layout").set_value("split").run()
     assert not at.exception
-    z = decode(figures(at)[0]["data"][0]["z"])
+    z = decode(chart(at, "rot_t_chart")["data"][0]["z"])
     np.testing.assert_allclose(z, posenc.rotation_matrix(3.0, 8, layout="split"), atol=1e-7)
 
 
 def test_wide_split_layout_shows_a_window_with_true_dimensions():
-    at = open_page({"d_model": "4096", "rot_layout": "split", "rot_pair": "7", "seq_len": "8"})
-    fig = figures(at)[0]
+    query = {"d_model": "4096", "rot_layout": "split", "rot_pair": "7", "seq_len": "8"}
+    at = open_page(query, tab="matrix")
+    fig = chart(at, "rot_t_chart")
     assert fig["layout"]["xaxis"]["type"] == "category"
     assert any("2048–" in c.value for c in at.caption)
 
 
 def test_fit_positions_switch_between_spread_and_the_run():
-    at = open_page({"seq_len": "300", "d_model": "64", "rot_k": "-2.5"})
+    at = open_page({"seq_len": "300", "d_model": "64", "rot_k": "-2.5"}, tab="fit")
     assert float(metric(at, "distance max")) < 1e-8  # spread: T(k) recovered
     at.radio(key="rot_fit").set_value("sequence").run()
     assert not at.exception
@@ -124,7 +182,7 @@ def test_fit_positions_switch_between_spread_and_the_run():
 
 
 def test_too_few_positions_say_the_fit_is_underdetermined():
-    at = open_page({"seq_len": "50", "d_model": "128"})
+    at = open_page({"seq_len": "50", "d_model": "128"}, tab="fit")
     assert any("Underdetermined" in i.value for i in at.info)
     assert metric(at, "rank of X") == "50 / 128"
 
@@ -134,34 +192,44 @@ def test_too_few_positions_say_the_fit_is_underdetermined():
     [({"rot_k": "abc"}, "rot_k"), ({"rot_k": "5000"}, "rot_k"), ({"rot_fit": "x"}, "rot_fit")],
 )
 def test_bad_url_values_give_a_notice_and_defaults(query, name):
-    at = open_page(query)
-    assert len(at.warning) == 1 and name in at.warning[0].value
-    assert len(figures(at)) == N_CHARTS
+    for tab in specs.TAB_NAMES:
+        at = open_page(query, tab=tab)
+        assert len(at.warning) == 1 and name in at.warning[0].value, tab
+        assert_charts(at, tab)
 
 
 def test_smallest_settings():
-    at = open_page({"seq_len": "1", "d_model": "2", "rot_k": "-1000", "rot_p": "0"})
-    assert len(figures(at)) == N_CHARTS
-    assert metric(at, "rank of X") == "1 / 2"
+    query = {"seq_len": "1", "d_model": "2", "rot_k": "-1000", "rot_p": "0"}
+    for tab in specs.TAB_NAMES:
+        at = open_page(query, tab=tab)
+        assert_charts(at, tab)
+        if tab == "fit":
+            assert metric(at, "rank of X") == "1 / 2"
 
 
 def test_chinese_page():
-    at = open_page({"lang": "zh", "rot_k": "-2.5"})
+    at = open_page({"lang": "zh", "rot_k": "-2.5", specs.TAB.key: tab_label("fit", "zh")})
     assert at.title[0].value.startswith("旋转演示")
-    assert any("欠定" in i.value for i in at.info)
+    assert any("欠定" in i.value for i in at.info)  # the Chinese label opened the fit tab
 
 
-def test_largest_settings_keep_charts_under_1_mb():
-    query = {
-        "seq_len": "8192",
-        "d_model": "4096",
-        "base": "1e9",
-        "rot_k": "-999.5",
-        "rot_pair": "2047",
-        "rot_p": "8191",
-    }
-    at = open_page(query)
+LARGEST = {
+    "seq_len": "8192",
+    "d_model": "4096",
+    "base": "1e9",
+    "rot_k": "-999.5",
+    "rot_pair": "2047",
+    "rot_p": "8191",
+}
+
+
+@pytest.mark.parametrize("tab", specs.TAB_NAMES)
+def test_largest_settings_keep_charts_under_1_mb(tab):
+    at = open_page(LARGEST, tab=tab)
+    assert_charts(at, tab)
     sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
-    assert len(sizes) == N_CHARTS and max(sizes) < MAX_CHART_BYTES, sizes
-    assert float(metric(at, "max residual")) < 1e-11
-    assert any(f"{data.FIT_DIMS} of 4096" in i.value for i in at.info)
+    assert max(sizes, default=0) < MAX_CHART_BYTES, sizes
+    if tab == "check":
+        assert float(metric(at, "max residual")) < 1e-11
+    if tab == "fit":
+        assert any(f"{data.FIT_DIMS} of 4096" in i.value for i in at.info)

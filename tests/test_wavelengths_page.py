@@ -14,16 +14,44 @@ import posenc
 from posenc import spectrum
 from ui.figures import wavelengths as figs
 from ui.figures.common import MAX_CHART_BYTES
-from ui.params import SHARED
+from ui.params import LANG, SHARED
 from ui.specs import wavelengths as specs
 
 PAGE = "pages/2_Wavelengths.py"
-LAMBDA, CURVES, VECTORS, CLOCK, FORMS, DRIFT = range(6)
+# Charts per tab (lazy tabs: only the open one runs): six in all.
+CHARTS = {
+    "lambdas": ["wl_lambda_chart"],
+    "curves": ["wl_curves_chart"],
+    "vector": ["wl_vector_chart"],
+    "clock": ["wl_clock_chart"],
+    "forms": ["wl_forms_chart", "wl_drift_chart"],
+}
+# Formulas per tab: seven in all (the forms tab: both forms and the drift).
+FORMULAS = {"lambdas": 1, "curves": 1, "vector": 1, "clock": 1, "forms": 3}
+# Download buttons per tab: three per figure with data (the forms tab has two), one for
+# the clock.
+DOWNLOADS = {"lambdas": 3, "curves": 3, "vector": 3, "clock": 1, "forms": 3 * 2}
+LAMBDA, CURVES, VECTORS, CLOCK, FORMS, DRIFT = (key for keys in CHARTS.values() for key in keys)
 
 
-def open_page(query: dict | None = None, timeout: float = 120) -> AppTest:
-    """The page with ``query`` in the URL, reached through app.py as a visitor does."""
+def tab_label(name: str) -> str:
+    return specs.TAB.options[specs.TAB_NAMES.index(name)]
+
+
+def open_page(query: dict | None = None, tab: str | None = None, timeout: float = 120) -> AppTest:
+    """The page with ``query`` in the URL, reached through app.py as a visitor does, on tab
+    ``tab`` (a name of ``TAB_NAMES``; default: the first)."""
+    query = dict(query or {})
+    if tab:
+        query[specs.TAB.key] = tab_label(tab)
     return run_page("2_Wavelengths.py", query, timeout)
+
+
+def open_tab(at: AppTest, tab: str) -> AppTest:
+    """Switch the open AppTest to another tab, as a click on it does."""
+    at.query_params[specs.TAB.key] = tab_label(tab)
+    at.session_state[specs.TAB.key] = tab_label(tab)
+    return rerun(at)
 
 
 def rerun(at: AppTest) -> AppTest:
@@ -32,8 +60,23 @@ def rerun(at: AppTest) -> AppTest:
     return at
 
 
-def chart(at: AppTest, index: int) -> dict:
-    return figures(at)[index]
+def chart_ids(at: AppTest) -> list[str]:
+    return [el.proto.id for el in at.get("plotly_chart")]
+
+
+def draws(at: AppTest, tab: str) -> bool:
+    """Whether exactly the charts of ``tab`` are on screen."""
+    ids = chart_ids(at)
+    return len(ids) == len(CHARTS[tab]) and all(
+        key in i for key, i in zip(CHARTS[tab], ids, strict=True)
+    )
+
+
+def chart(at: AppTest, key: str) -> dict:
+    for element, fig in zip(at.get("plotly_chart"), figures(at), strict=True):
+        if key in element.proto.id:
+            return fig
+    raise KeyError(key)
 
 
 def base_names(at: AppTest) -> list[str]:
@@ -45,30 +88,47 @@ def notices(at: AppTest) -> str:
     return "\n".join(w.value for w in at.warning)
 
 
-def test_page_runs_at_defaults_with_six_charts_and_no_notice():
+def test_page_opens_at_defaults_on_the_wavelengths_tab():
     at = open_page()
-    assert len(at.get("plotly_chart")) == 6
+    assert draws(at, "lambdas"), chart_ids(at)  # lazy tabs: only the open one is computed
+    assert not at.warning
+
+
+@pytest.mark.parametrize("tab", specs.TAB_NAMES)
+def test_each_tab_draws_its_own_charts_and_no_notice(tab):
+    assert sum(len(keys) for keys in CHARTS.values()) == 6
+    assert sum(FORMULAS.values()) >= 7
+    assert sum(DOWNLOADS.values()) == 3 * 5 + 1  # five figures with data, the clock
+    at = open_page(tab=tab)
+    assert draws(at, tab), chart_ids(at)
     assert not at.warning
     assert at.title[0].value == "Wavelengths and frequencies"
-    assert len(at.latex) >= 7
-    assert len(at.get("download_button")) == 3 * 5 + 1  # five figures with data, the clock
+    assert len(at.latex) >= FORMULAS[tab]
+    assert len(at.get("download_button")) == DOWNLOADS[tab]
+    assert at.query_params.get(specs.TAB.key, tab_label("lambdas")) == tab_label(tab)
 
 
 def test_every_control_has_a_help_text():
     at = open_page()
-    widgets = [*at.text_input, *at.slider, *at.radio, *at.button, *at.number_input]
-    assert widgets and all(w.help for w in widgets), [w.key for w in widgets if not w.help]
+    for tab in specs.TAB_NAMES:
+        open_tab(at, tab)
+        assert draws(at, tab), (tab, chart_ids(at))
+        widgets = [*at.text_input, *at.slider, *at.radio, *at.button, *at.number_input]
+        assert widgets and all(w.help for w in widgets), (
+            tab,
+            [w.key for w in widgets if not w.help],
+        )
 
 
 def test_metrics_count_the_pairs_longer_than_the_context():
-    at = open_page({"d_model": "20", "seq_len": "100"})
+    at = open_page({"d_model": "20", "seq_len": "100"}, tab="lambdas")
     lam = posenc.wavelengths(20, 10000.0)
     values = [m.value for m in at.metric]
     assert values[:3] == ["10", str(int((lam > 100).sum())), "0"]
 
 
 def test_extra_bases_text_adds_one_series_per_base():
-    at = open_page()
+    at = open_page(tab="lambdas")
     assert base_names(at) == ["n = 10000", "n = 100", "n = 500000"]
     at.text_input(key="wl_bases").input("2, 1e6, 10000")
     rerun(at)
@@ -77,13 +137,13 @@ def test_extra_bases_text_adds_one_series_per_base():
 
 
 def test_empty_extra_bases_draw_only_the_shared_base():
-    at = open_page({"wl_bases": ""})
+    at = open_page({"wl_bases": ""}, tab="lambdas")
     assert base_names(at) == ["n = 10000"]
     assert not at.warning
 
 
 def test_bad_bases_text_gives_a_notice_and_falls_back_to_the_default():
-    at = open_page()
+    at = open_page(tab="lambdas")
     at.text_input(key="wl_bases").input("100, one")
     rerun(at)
     assert "wl_bases" in notices(at) and "'one'" in notices(at)
@@ -91,7 +151,7 @@ def test_bad_bases_text_gives_a_notice_and_falls_back_to_the_default():
 
 
 def test_dims_text_chooses_the_curves():
-    at = open_page({"seq_len": "30"})
+    at = open_page({"seq_len": "30"}, tab="curves")
     at.text_input(key="wl_dims").input("0, 9")
     rerun(at)
     traces = chart(at, CURVES)["data"]
@@ -101,26 +161,26 @@ def test_dims_text_chooses_the_curves():
 
 
 def test_dims_beyond_d_model_are_dropped_with_a_notice():
-    at = open_page({"d_model": "8", "wl_dims": "1, 9, 12"})
+    at = open_page({"d_model": "8", "wl_dims": "1, 9, 12"}, tab="curves")
     assert "9, 12" in notices(at)
     assert [t["name"] for t in chart(at, CURVES)["data"]] == ["dim 1"]
 
 
 def test_no_existing_dim_falls_back_to_the_first_pair():
-    at = open_page({"d_model": "2"})  # default dims 4..7 do not exist
+    at = open_page({"d_model": "2"}, tab="curves")  # default dims 4..7 do not exist
     assert "0 and 1" in notices(at)
     assert [t["name"] for t in chart(at, CURVES)["data"]] == ["dim 0", "dim 1"]
 
 
 def test_long_contexts_are_subsampled_and_say_so():
-    at = open_page({"seq_len": "8192"})
+    at = open_page({"seq_len": "8192"}, tab="curves")
     x = decode(chart(at, CURVES)["data"][0]["x"])
     assert len(x) <= figs.MAX_LINE_POINTS and x[1] - x[0] == 2
     assert any("One position in 2" in c.value for c in at.caption)
 
 
 def test_positions_text_chooses_the_vector_panels():
-    at = open_page()
+    at = open_page(tab="vector")
     at.text_input(key="wl_positions").input("3, 30")
     rerun(at)
     titles = [a["text"] for a in chart(at, VECTORS)["layout"]["annotations"]]
@@ -128,7 +188,7 @@ def test_positions_text_chooses_the_vector_panels():
 
 
 def test_vector_mode_row_draws_sines_and_cosines_of_the_row():
-    at = open_page({"d_model": "16"})
+    at = open_page({"d_model": "16"}, tab="vector")
     at.radio(key="wl_vec_mode").set_value("row")
     rerun(at)
     trace = chart(at, VECTORS)["data"][1]  # k = 4
@@ -137,14 +197,14 @@ def test_vector_mode_row_draws_sines_and_cosines_of_the_row():
 
 
 def test_vector_count_slider_sets_the_pairs_shown():
-    at = open_page({"d_model": "512"})
+    at = open_page({"d_model": "512"}, tab="vector")
     at.slider(key="wl_vec_count").set_value(37)
     rerun(at)
     assert len(decode(chart(at, VECTORS)["data"][0]["y"])) == 37
 
 
 def test_clock_position_and_step_sliders_set_the_frames():
-    at = open_page()
+    at = open_page(tab="clock")
     at.slider(key="wl_clock_p").set_value(40)
     at.slider(key="wl_clock_step").set_value(5)
     rerun(at)
@@ -154,7 +214,7 @@ def test_clock_position_and_step_sliders_set_the_frames():
 
 
 def test_dials_slider_sets_the_number_of_dials():
-    at = open_page()
+    at = open_page(tab="clock")
     at.slider(key="wl_dials").set_value(5)
     rerun(at)
     hand = chart(at, CLOCK)["data"][-1]
@@ -163,7 +223,7 @@ def test_dials_slider_sets_the_number_of_dials():
 
 
 def test_seed_003_preset_reproduces_dims_4_to_7_over_100_positions_at_d_20():
-    at = open_page()
+    at = open_page(tab="curves")
     at.button(key="wl_preset_003").click()
     rerun(at)
     assert at.slider(key="d_model").value == 20
@@ -176,7 +236,7 @@ def test_seed_003_preset_reproduces_dims_4_to_7_over_100_positions_at_d_20():
 
 
 def test_seed_004_preset_reproduces_the_four_sine_panels_at_d_512():
-    at = open_page({"wl_positions": "1", "wl_vec_mode": "row"})
+    at = open_page({"wl_positions": "1", "wl_vec_mode": "row"}, tab="vector")
     at.button(key="wl_preset_004").click()
     rerun(at)
     assert at.slider(key="d_model").value == 512
@@ -205,38 +265,53 @@ def test_url_reproduces_the_view():
         "wl_clock_step": "2",
         "wl_dials": "4",
     }
-    at = open_page(query)
-    assert not at.warning
-    assert at.text_input(key="wl_dims").value == "2,3"
-    assert at.radio(key="wl_vec_mode").value == "row"
-    assert at.slider(key="wl_dials").value == 4
-    assert base_names(at) == ["n = 10000", "n = 3"]
-    assert chart(at, CLOCK)["frames"][1]["name"] == "13"
+    views = {tab: open_page(query, tab=tab) for tab in specs.TAB_NAMES}
+    for tab, at in views.items():
+        assert not at.warning, tab
+        assert draws(at, tab), (tab, chart_ids(at))
+    assert views["curves"].text_input(key="wl_dims").value == "2,3"
+    assert views["vector"].radio(key="wl_vec_mode").value == "row"
+    assert views["clock"].slider(key="wl_dials").value == 4
+    assert base_names(views["lambdas"]) == ["n = 10000", "n = 3"]
+    assert chart(views["clock"], CLOCK)["frames"][1]["name"] == "13"
 
 
 @pytest.mark.parametrize("key", ["wl_bases", "wl_dims", "wl_positions", "wl_vec_mode"])
 def test_bad_url_values_give_a_notice_naming_the_setting(key):
-    at = open_page({key: "x"})
-    assert key in notices(at)
-    assert len(at.get("plotly_chart")) == 6
+    for tab in specs.TAB_NAMES:  # the notice on every tab, and every tab still draws
+        at = open_page({key: "x"}, tab=tab)
+        assert key in notices(at), tab
+        assert draws(at, tab), (tab, chart_ids(at))
 
 
 def test_chinese_texts_with_lang_zh():
     at = open_page({"lang": "zh"})
     assert at.title[0].value == "波长与频率"
     assert at.button(key="wl_preset_003").label.startswith("原文 003")
+    index = len(specs.TAB_NAMES) + specs.TAB_NAMES.index("forms")
+    forms = open_page({"lang": "zh", specs.TAB.key: specs.TAB.options[index]})
+    assert draws(forms, "forms"), chart_ids(forms)  # the Chinese label opened the forms tab
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_tab_label_of_the_other_language_opens_that_tab(lang):
+    other = 1 - LANG.options.index(lang)  # the index of the other language
+    label = specs.TAB.options[other * len(specs.TAB_NAMES) + specs.TAB_NAMES.index("forms")]
+    at = open_page({LANG.key: lang, specs.TAB.key: label})
+    assert not at.warning
+    assert draws(at, "forms"), chart_ids(at)
 
 
 def test_drift_metrics_are_the_torch_style_float32_errors():
-    at = open_page({"d_model": "512", "seq_len": "1000"})
+    at = open_page({"d_model": "512", "seq_len": "1000"}, tab="forms")
     drift = spectrum.float32_drift([999, 8191, 99999], 512, 10000.0)
-    shown = [m.value for m in at.metric][3:]
+    shown = [m.value for m in at.metric]  # the forms tab shows the drift metrics only
     assert shown == [f"{v:.3g}" for v in drift.torch_f32]
 
 
 def test_forms_table_shows_the_measured_differences():
-    at = open_page({"d_model": "512"})
-    table = at.dataframe[1].value
+    at = open_page({"d_model": "512"}, tab="forms")
+    table = at.dataframe[0].value  # the forms tab's only table
     c64 = spectrum.compare_forms(512, 10000.0)
     c32 = spectrum.compare_forms(512, 10000.0, dtype="float32")
     assert table.iloc[0].tolist() == [
@@ -249,7 +324,8 @@ def test_forms_table_shows_the_measured_differences():
     assert any("less accurate" in c.value for c in at.caption)
 
 
-def test_largest_settings_keep_every_chart_under_1_mb_and_memory_under_512_mb():
+@pytest.mark.parametrize("tab", specs.TAB_NAMES)
+def test_largest_settings_keep_every_chart_under_1_mb_and_memory_under_512_mb(tab):
     query = {
         "seq_len": "8192",
         "d_model": "4096",
@@ -265,13 +341,14 @@ def test_largest_settings_keep_every_chart_under_1_mb_and_memory_under_512_mb():
     }
     tracemalloc.start()
     try:
-        at = open_page(query, timeout=240)
+        at = open_page(query, tab=tab, timeout=240)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert not at.warning, notices(at)
+    assert draws(at, tab), chart_ids(at)
     sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
-    assert len(sizes) == 6 and max(sizes) < MAX_CHART_BYTES, sizes
+    assert len(sizes) == len(CHARTS[tab]) and max(sizes) < MAX_CHART_BYTES, sizes
     assert peak < 512 * 2**20
 
 
@@ -281,21 +358,26 @@ def _extreme(spec, which: str) -> str:
     return extreme(spec, which)
 
 
+@pytest.mark.parametrize("tab", specs.TAB_NAMES)
 @pytest.mark.parametrize("which", ["min", "max"])
-def test_every_setting_at_its_extreme_runs_without_a_notice(which):
+def test_every_setting_at_its_extreme_runs_without_a_notice(which, tab):
     query = {s.key: _extreme(s, which) for s in (*SHARED, *specs.SPECS)}
-    at = open_page(query, timeout=240)
+    # The open tab replaces the tab parameter's own ends (its first label, and its last,
+    # the Chinese "forms" label that test_chinese_texts_with_lang_zh opens).
+    at = open_page(query, tab=tab, timeout=240)
     assert not at.warning, notices(at)
+    assert draws(at, tab), chart_ids(at)
     sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
-    assert len(sizes) == 6 and max(sizes) < MAX_CHART_BYTES, sizes
+    assert len(sizes) == len(CHARTS[tab]) and max(sizes) < MAX_CHART_BYTES, sizes
 
 
-def test_every_slider_and_number_input_at_both_ends():
-    at = open_page()
+@pytest.mark.parametrize("tab", specs.TAB_NAMES)
+def test_every_slider_and_number_input_at_both_ends(tab):
+    at = open_page(tab=tab)
     for kind in ("slider", "number_input"):
         for index in range(len(at.get(kind))):
             widget = at.get(kind)[index]
             for value in (widget.min, widget.max, widget.value):
                 at.get(kind)[index].set_value(value)
                 rerun(at)
-                assert len(at.get("plotly_chart")) == 6, (widget.key, value)
+                assert draws(at, tab), (widget.key, value, chart_ids(at))

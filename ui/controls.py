@@ -340,8 +340,11 @@ def lazy_tabs(spec: ChoiceParam, page: str, names: Sequence[str]) -> dict:
     language is translated before the tabs are drawn.
     """
     labels = [t(f"{page}.tab_{name}") for name in names]
-    current = st.session_state.get(spec.key)
+    # The open tab: this session's, or on a first visit the link's (either language).
+    current = st.session_state.get(spec.key) or st.query_params.get(spec.key)
     if current in spec.options and current not in labels:
+        # The widget's value (a bound parameter cannot be written directly); the URL
+        # follows it.
         st.session_state[spec.key] = labels[spec.options.index(current) % len(labels)]
     containers = st.tabs(labels, key=spec.key, bind="query-params")
     return dict(zip(names, containers, strict=True))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ui.params import ChoiceParam, FloatParam, IntParam
+from ui.specs import tab_param
 
 # The offset: negative and fractional values are part of the point.
 K = FloatParam("rot_k", -1000.0, 1000.0, 3.0, step=1.0)
@@ -14,4 +15,8 @@ LAYOUT = ChoiceParam("rot_layout", ("interleaved", "split"), "interleaved")
 # Positions of the least-squares fit: L spread-out positions or the run 0 .. L-1.
 FIT = ChoiceParam("rot_fit", ("spread", "sequence"), "spread")
 
-SPECS = (K, PAIR, POS, LAYOUT, FIT)
+# Sections as lazy tabs; the open tab is kept in the URL under its (translated) label.
+TAB_NAMES = ("matrix", "check", "circle", "conventions", "dot", "fit")
+TAB = tab_param("rot_tab", "rotation", TAB_NAMES)
+
+SPECS = (K, PAIR, POS, LAYOUT, FIT, TAB)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ui.params import BASE, ChoiceParam, IntParam, TextParam
+from ui.specs import tab_param
 
 _SEPARATORS = re.compile(r"[,，]")
 _INT = re.compile(r"[0-9]+")
@@ -102,7 +103,11 @@ CLOCK_P = IntParam("wl_clock_p", 0, 8192, 3)
 CLOCK_STEP = IntParam("wl_clock_step", 1, 1024, 1)
 DIALS = IntParam("wl_dials", 1, 48, 12)
 
-SPECS = (BASES, DIMS, POSITIONS, VEC_MODE, VEC_COUNT, CLOCK_P, CLOCK_STEP, DIALS)
+# Sections as lazy tabs; the open tab is kept in the URL under its (translated) label.
+TAB_NAMES = ("lambdas", "curves", "vector", "clock", "forms")
+TAB = tab_param("wl_tab", "wavelengths", TAB_NAMES)
+
+SPECS = (BASES, DIMS, POSITIONS, VEC_MODE, VEC_COUNT, CLOCK_P, CLOCK_STEP, DIALS, TAB)
 
 # One click reproduces a seed's figure: session-state values set before the widgets run.
 PRESETS = {

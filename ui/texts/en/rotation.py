@@ -1,4 +1,10 @@
 TEXTS = {
+    "rotation.tab_matrix": "T(k)",
+    "rotation.tab_check": "Live check",
+    "rotation.tab_circle": "Circle",
+    "rotation.tab_conventions": "Row vs column",
+    "rotation.tab_dot": "Dot product",
+    "rotation.tab_fit": "Fit W",
     "rotation.title": "The rotation demo — PE[pos + k] = PE[pos] T(k)",
     "rotation.intro": "Seed 000 proves that moving k positions on is one fixed matrix: for every position p, PE[p + k] = PE[p] T(k), and T(k) does not depend on p. Here T(k) is built, applied to every row of the table and compared with the table itself, for any real k, negative and fractional included.",
     "rotation.k": "Offset k (rot_k)",

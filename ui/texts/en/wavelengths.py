@@ -1,4 +1,9 @@
 TEXTS = {
+    "wavelengths.tab_lambdas": "Wavelengths",
+    "wavelengths.tab_curves": "Curves",
+    "wavelengths.tab_vector": "Vectors",
+    "wavelengths.tab_clock": "Clocks",
+    "wavelengths.tab_forms": "Float forms",
     "wavelengths.title": "Wavelengths and frequencies",
     "wavelengths.intro": "Pair i of the encoding is a sine and a cosine of the same angular frequency ωᵢ. Its wavelength λᵢ — the number of positions one full turn takes — grows geometrically with i: the first pairs turn fast, the last ones barely move.",
     "wavelengths.presets": "Reproduce a figure of the sources:",

@@ -1,4 +1,10 @@
 TEXTS = {
+    "rotation.tab_matrix": "矩阵 T(k)",
+    "rotation.tab_check": "实时检验",
+    "rotation.tab_circle": "圆周",
+    "rotation.tab_conventions": "行向量与列向量",
+    "rotation.tab_dot": "点积",
+    "rotation.tab_fit": "拟合 W",
     "rotation.title": "旋转演示 — PE[pos + k] = PE[pos] T(k)",
     "rotation.intro": "种子文 000 证明了：向后移动 k 个位置只是一个固定矩阵。对每个位置 p 都有 PE[p + k] = PE[p] T(k)，而且 T(k) 与 p 无关。本页构造 T(k)，把它作用到编码表的每一行，再与编码表本身比较；k 可以是任意实数，包括负数和小数。",
     "rotation.k": "间隔 k (rot_k)",

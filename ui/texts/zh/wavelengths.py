@@ -1,4 +1,9 @@
 TEXTS = {
+    "wavelengths.tab_lambdas": "波长",
+    "wavelengths.tab_curves": "曲线",
+    "wavelengths.tab_vector": "向量",
+    "wavelengths.tab_clock": "时钟",
+    "wavelengths.tab_forms": "浮点形式",
     "wavelengths.title": "波长与频率",
     "wavelengths.intro": "位置编码的第 i 对维度是同一个角频率 ωᵢ 的正弦和余弦。它的波长 λᵢ（转满一圈需要的位置数）随 i 按几何级数增长：前面的维度对转得飞快，后面的几乎不动。",
     "wavelengths.presets": "一键复现原文中的图：",
