@@ -6,6 +6,7 @@ The counters of tried cases are printed at the end of the run (conftest summary)
 
 from __future__ import annotations
 
+import json
 import tracemalloc
 
 import pytest
@@ -26,7 +27,7 @@ from pages_under_test import (
     specs_of,
 )
 
-from ui.figures.common import MAX_CHART_BYTES
+from ui.figures.common import MAX_CHART_BYTES, TRACE_TYPES
 from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
 
 HEAVY_TIMEOUT = 240
@@ -161,3 +162,16 @@ def test_pages_declare_only_specs_with_help_texts():
         assert len(keys) == len(set(keys)), entry.name
         for spec in specs_of(entry):
             assert spec.key.startswith(("hm_", "wl_", "bin_", "rot_", "rope_")), spec.key
+
+
+@pytest.mark.parametrize(("entry", "tab", "opened"), PAGE_TABS, ids=PAGE_TAB_IDS)
+def test_charts_draw_only_trace_types_the_house_template_styles(entry, tab, opened):
+    """ui.figures.common.HOUSE keeps plotly_white's defaults for TRACE_TYPES only."""
+    at = run(entry, opened)
+    for element in at.get("plotly_chart"):
+        spec = json.loads(element.proto.spec)
+        kinds = {trace.get("type", "scatter") for trace in spec["data"]}
+        frames = [trace for frame in spec.get("frames", []) for trace in frame["data"]]
+        kinds |= {trace.get("type", "scatter") for trace in frames}
+        assert kinds <= set(TRACE_TYPES), (element.proto.id, kinds)
+        assert spec["layout"]["template"]["layout"]["plot_bgcolor"] == "white"
