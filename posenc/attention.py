@@ -67,7 +67,9 @@ def scale_scores(scores, head_dim: int) -> np.ndarray:
     return check_array("scores", scores).astype(np.float64) / math.sqrt(head_dim)
 
 
-def causal_softmax(scores, *, causal: bool = True, out: np.ndarray | None = None) -> np.ndarray:
+def causal_softmax(
+    scores, *, causal: bool = True, out: np.ndarray | None = None, first_row: int = 0
+) -> np.ndarray:
     """Row-wise softmax of ``scores``; with ``causal``, key n > query m gets weight 0.
 
     .. math::
@@ -78,12 +80,15 @@ def causal_softmax(scores, *, causal: bool = True, out: np.ndarray | None = None
     Parameters
     ----------
     scores : array_like, shape (M, N)
-        Finite. ``causal`` needs a square matrix (queries and keys at the same positions).
+        Finite. ``causal`` needs rows ``first_row .. first_row + M - 1`` of a square
+        matrix (queries and keys at the same positions): ``first_row + M <= N``.
     causal : bool
         Mask the future (upper triangle).
     out : ndarray, optional
         float64 array of the same shape to write into; may be ``scores`` itself
         (in place, no second matrix).
+    first_row : int
+        Query position of the first row, >= 0: a long matrix can be done in row blocks.
 
     Returns
     -------
@@ -95,13 +100,19 @@ def causal_softmax(scores, *, causal: bool = True, out: np.ndarray | None = None
     >>> causal_softmax([[0.0, 5.0], [0.0, 0.0]])
     array([[1. , 0. ],
            [0.5, 0.5]])
+    >>> causal_softmax([[0.0, 0.0]], first_row=1)  # the second row of the matrix above
+    array([[0.5, 0.5]])
     """
     s = check_array("scores", scores)
     if s.ndim != 2 or s.size == 0:
         raise ValueError(f"scores must be a non-empty 2-D array, got shape {s.shape}")
     m_rows, n_cols = s.shape
-    if causal and m_rows != n_cols:
-        raise ValueError(f"scores must be square for causal=True, got shape {s.shape}")
+    first_row = check_int("first_row", first_row, minimum=0)
+    if causal and first_row + m_rows > n_cols:
+        raise ValueError(
+            f"scores must be rows first_row .. first_row + M - 1 of a square matrix for"
+            f" causal=True (first_row + M <= N), got shape {s.shape} and first_row={first_row}"
+        )
     if out is None:
         out = np.empty(s.shape, dtype=np.float64)
     elif not isinstance(out, np.ndarray) or out.shape != s.shape or out.dtype != np.float64:
@@ -111,7 +122,7 @@ def causal_softmax(scores, *, causal: bool = True, out: np.ndarray | None = None
         block = out[start : start + _CHUNK]
         block[...] = s[start : start + _CHUNK]
         if causal:
-            rows = np.arange(start, start + block.shape[0])[:, None]
+            rows = first_row + np.arange(start, start + block.shape[0])[:, None]
             block[cols[None, :] > rows] = -np.inf
         block -= block.max(axis=1, keepdims=True)
         np.exp(block, out=block)

@@ -19,10 +19,13 @@ depends on ``k`` only, and is even in ``k``.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from posenc._validate import check_array, check_int, check_layout, check_real
-from posenc.sinusoidal import frequencies, sinusoidal
+from posenc.sinusoidal import _MAX_THREADS, frequencies, sinusoidal
 
 __all__ = [
     "apply_rotation",
@@ -384,9 +387,10 @@ def shift_residuals(
     k = check_real("k", k)
     layout = check_layout(layout)
     d_model = 2 * frequencies(d_model, base).size
-    step = max(1, _SLAB // d_model)
+    step = max(1, (_SLAB // 2) // d_model)
     out = np.empty(length)
-    for start in range(0, length, step):
+
+    def slab(start: int) -> None:
         n = min(step, length - start)
         rows = sinusoidal(n, d_model, base, layout=layout, offset=start)
         later = sinusoidal(n, d_model, base, layout=layout, offset=start + k)
@@ -394,6 +398,16 @@ def shift_residuals(
         moved -= later
         np.abs(moved, out=moved)
         out[start : start + n] = moved.max(axis=1)
+
+    # Slabs of ~1 M entries on every core for long tables (numpy releases the GIL).
+    starts = range(0, length, step)
+    workers = min(os.cpu_count() or 1, _MAX_THREADS) if len(starts) > 1 else 1
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(slab, starts))
+    else:
+        for start in starts:
+            slab(start)
     return out
 
 

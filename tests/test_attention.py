@@ -195,7 +195,8 @@ def test_yarn_keeps_pairs_above_32_turns_and_divides_those_below_1_turn(d, base,
 @pytest.mark.parametrize(
     "call, name",
     [
-        (lambda: causal_softmax(np.ones((2, 3))), "scores"),
+        (lambda: causal_softmax(np.ones((3, 2))), "scores"),  # more queries than keys
+        (lambda: causal_softmax(np.ones((2, 3)), first_row=2), "scores"),
         (lambda: causal_softmax(np.ones(3)), "scores"),
         (lambda: causal_softmax(np.ones((2, 2)), out=np.ones((3, 3))), "out"),
         (lambda: toeplitz_residual(np.ones((3, 3)), shift=3), "shift"),
@@ -216,3 +217,12 @@ def test_yarn_keeps_pairs_above_32_turns_and_divides_those_below_1_turn(d, base,
 def test_bad_input_raises_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=rf"^{name}\b"):
         call()
+
+
+def test_causal_softmax_by_row_blocks_equals_the_whole_matrix():
+    s = np.random.default_rng(5).standard_normal((37, 37))
+    whole = causal_softmax(s)
+    parts = [causal_softmax(s[a : a + 10], first_row=a) for a in range(0, 37, 10)]
+    np.testing.assert_array_equal(np.vstack(parts), whole)
+    with pytest.raises(ValueError, match=r"^scores .*first_row=31"):
+        causal_softmax(s[30:], first_row=31)

@@ -8,8 +8,10 @@ one full matrix at a time.
 from __future__ import annotations
 
 import math
+import os
 import re
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
@@ -17,15 +19,13 @@ import streamlit as st
 
 import posenc
 from posenc.attention import (
-    additive_scores,
     causal_softmax,
     decay_bound,
     relative_scores,
     rotations,
     same_content_decay,
-    toeplitz_residual,
 )
-from ui.figures.common import Grid, downsample
+from ui.figures.common import Grid, downsample, grid_from_row_means, steps
 
 # Cells per axis of a displayed heatmap: 346^2 float32 cells fit the shared cell budget
 # (ui.figures.common.MAX_TOTAL_CELLS, under 1 MB of JSON) with equal steps on both axes.
@@ -34,6 +34,9 @@ MAX_SIDE = 346
 COMPARE_SIDE = 200
 # Downloads hold at most this many positions (a 2048^2 CSV is 84 MB already).
 EXPORT_MAX = 2048
+# Score rows per block (a 256 x 4096 float64 block is 8 MB), and threads per call.
+_BLOCK_ROWS = 256
+_MAX_WORKERS = 4
 # Longest evaluated context in the extension tab.
 MAX_CONTEXT = 4096
 # Method code in the URL -> ``scaling`` of posenc.rope_frequencies.
@@ -93,15 +96,44 @@ def display_grid(z: np.ndarray, side: int = MAX_SIDE) -> Grid:
     return grid._replace(z=np.asarray(grid.z, dtype=np.float32))
 
 
-def _finish(s: np.ndarray, content: Content, head_dim: int, scale: bool, view: str, side: int):
-    """Residual and max on the raw scores, then scale / softmax in place and downsample."""
-    residual = toeplitz_residual(s, content.period) if content.period else None
-    max_abs = float(max(s.max(), -s.min()))  # no temporary copy of a 134 MB matrix
-    if scale:
-        s /= math.sqrt(head_dim)
-    if view == "attention":
-        causal_softmax(s, out=s)
-    return ScoreView(display_grid(s, side), residual, max_abs, content.period, content.tokens)
+def _score_view(left, right, content: Content, head_dim: int, scale: bool, view: str, side: int):
+    """``S = left @ right.T`` by row blocks on every core, never whole: the residual and
+    max of the raw scores, then scale / causal softmax per row and the display grid."""
+    n = left.shape[0]
+    shift = content.period  # None, or < n
+    row_step, col_step = steps(n, n, side, side)
+    rows_per_block = row_step * max(1, _BLOCK_ROWS // row_step)
+    starts = range(0, n, rows_per_block)
+    means = np.empty((-(-n // row_step), n))
+
+    def block(a: int) -> tuple[float, float]:
+        b = min(a + rows_per_block, n)
+        s = left[a : min(b + (shift or 0), n)] @ right.T  # + the rows m + shift
+        residual = 0.0
+        if shift and (m := min(b, n - shift) - a) > 0:
+            residual = float(np.abs(s[shift : shift + m, shift:] - s[:m, : n - shift]).max())
+        s = s[: b - a]
+        top = float(max(s.max(), -s.min()))
+        if scale:
+            s /= math.sqrt(head_dim)
+        if view == "attention":
+            causal_softmax(s, out=s, first_row=a)
+        local = np.arange(0, b - a, row_step)
+        sizes = np.diff(np.append(local, b - a))
+        means[a // row_step : a // row_step + local.size] = (
+            np.add.reduceat(s, local, axis=0) / sizes[:, None]
+        )
+        return residual, top
+
+    workers = min(os.cpu_count() or 1, _MAX_WORKERS) if len(starts) > 1 else 1
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            found = list(pool.map(block, starts))
+    else:
+        found = [block(a) for a in starts]
+    residual = max(r for r, _ in found) if shift else None
+    grid = grid_from_row_means(means, n, n, row_step, col_step)
+    return ScoreView(grid, residual, max(top for _, top in found), shift, content.tokens)
 
 
 def rope_matrix(head_dim, base, length, layout, kind, text, seed, scale, view) -> np.ndarray:
@@ -117,8 +149,9 @@ def rope_matrix(head_dim, base, length, layout, kind, text, seed, scale, view) -
 @st.cache_data(max_entries=8, show_spinner=False)
 def score_view(head_dim, base, length, layout, kind, text, seed, scale, view) -> ScoreView:
     c = make_content(head_dim, length, kind, text, seed)
-    s = posenc.rope_scores(c.q, c.k, base=base, layout=layout)
-    return _finish(s, c, head_dim, scale, view, MAX_SIDE)
+    rq = posenc.rope(c.q, base=base, layout=layout)
+    rk = posenc.rope(c.k, base=base, layout=layout)
+    return _score_view(rq, rk, c, head_dim, scale, view, MAX_SIDE)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -127,16 +160,18 @@ def compare_views(head_dim, base, length, layout, kind, text, seed, scale) -> tu
     c = make_content(head_dim, length, kind, text, seed)
     pe = posenc.sinusoidal(length, head_dim, base)
     pe_q, pe_k = (pe, pe) if c.w_q is None else (pe @ c.w_q.T, pe @ c.w_k.T)
-    views = []
-    for scheme in ("none", "additive", "rope"):
-        if scheme == "none":
-            s = c.q @ c.k.T
-        elif scheme == "additive":
-            s = additive_scores(c.q, c.k, pe_q, pe_k)
-        else:
-            s = posenc.rope_scores(c.q, c.k, base=base, layout=layout)
-        views.append(_finish(s, c, head_dim, scale, "scores", COMPARE_SIDE))
-        del s
+    factors = {
+        "none": (c.q, c.k),
+        "additive": (c.q + pe_q, c.k + pe_k),  # posenc.additive_scores, by row blocks
+        "rope": (
+            posenc.rope(c.q, base=base, layout=layout),
+            posenc.rope(c.k, base=base, layout=layout),
+        ),
+    }
+    views = [
+        _score_view(left, right, c, head_dim, scale, "scores", COMPARE_SIDE)
+        for left, right in factors.values()
+    ]
     return tuple(views)
 
 
@@ -148,16 +183,22 @@ def layout_check(head_dim, base, length, kind, text, seed) -> dict[str, float]:
     rk_i = posenc.rope(c.k, base=base, layout="interleaved")
     rk_s = posenc.rope(c.k[:, perm], base=base, layout="split")
     rk_u = posenc.rope(c.k, base=base, layout="split")
-    permuted = unpermuted = vectors = 0.0
-    for start in range(0, length, 512):
-        rows = np.arange(start, min(start + 512, length))
+
+    def block(start: int) -> tuple[float, float, float]:
+        rows = np.arange(start, min(start + _BLOCK_ROWS, length))
         rq_i = posenc.rope(c.q[rows], rows, base, layout="interleaved")
         rq_s = posenc.rope(c.q[rows][:, perm], rows, base, layout="split")
         rq_u = posenc.rope(c.q[rows], rows, base, layout="split")
         s_i = rq_i @ rk_i.T
-        permuted = max(permuted, float(np.abs(s_i - rq_s @ rk_s.T).max()))
-        unpermuted = max(unpermuted, float(np.abs(s_i - rq_u @ rk_u.T).max()))
-        vectors = max(vectors, float(np.abs(rq_i[:, perm] - rq_s).max()))
+        return (
+            float(np.abs(s_i - rq_s @ rk_s.T).max()),
+            float(np.abs(s_i - rq_u @ rk_u.T).max()),
+            float(np.abs(rq_i[:, perm] - rq_s).max()),
+        )
+
+    starts = range(0, length, _BLOCK_ROWS)
+    with ThreadPoolExecutor(min(os.cpu_count() or 1, _MAX_WORKERS)) as pool:
+        permuted, unpermuted, vectors = np.max(list(pool.map(block, starts)), axis=0).tolist()
     return {"permuted": permuted, "unpermuted": unpermuted, "vectors": vectors}
 
 

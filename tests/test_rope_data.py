@@ -1,0 +1,76 @@
+"""The RoPE page's score views, built by row blocks on several threads, against the
+whole matrix computed with posenc in one piece."""
+
+import math
+
+import numpy as np
+import pytest
+
+import posenc
+from posenc.attention import causal_softmax, toeplitz_residual
+from ui import rope_data as data
+
+
+def whole_matrix_view(head_dim, base, length, layout, kind, text, seed, scale, view):
+    c = data.make_content(head_dim, length, kind, text, seed)
+    s = posenc.rope_scores(c.q, c.k, base=base, layout=layout)
+    residual = toeplitz_residual(s, c.period) if c.period else None
+    top = float(np.abs(s).max())
+    if scale:
+        s /= math.sqrt(head_dim)
+    if view == "attention":
+        causal_softmax(s, out=s)
+    return data.display_grid(s), residual, top
+
+
+CASES = [
+    (64, 1e4, 256, "interleaved", "random", "", 0, True, "scores"),
+    (64, 1e4, 700, "split", "sentence", "the cat sat on the mat", 3, True, "attention"),
+    (
+        32,
+        500.0,
+        1000,
+        "interleaved",
+        "sentence",
+        " ".join("abcdefghijklmnopqrstuvw"),
+        2,
+        False,
+        "scores",
+    ),
+    (8, 100.0, 5, "interleaved", "same", "", 1, False, "attention"),
+    (4, 100.0, 2, "split", "sentence", "x y z", 1, True, "scores"),  # no period within L
+    (16, 1e4, 1500, "interleaved", "random", "", 7, True, "attention"),  # > 1 row per cell
+]
+
+
+@pytest.mark.parametrize("args", CASES, ids=lambda a: f"L{a[2]}-{a[4]}-{a[8]}")
+def test_block_by_block_view_equals_the_whole_matrix(args):
+    view = data.score_view.__wrapped__(*args)
+    grid, residual, top = whole_matrix_view(*args)
+    np.testing.assert_allclose(view.grid.z, grid.z, rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(view.grid.rows, grid.rows)
+    np.testing.assert_array_equal(view.grid.cols, grid.cols)
+    assert (view.grid.row_step, view.grid.col_step) == (grid.row_step, grid.col_step)
+    assert view.max_abs == pytest.approx(top, rel=1e-12)
+    if residual is None:
+        assert view.residual is None
+    else:
+        assert view.residual == pytest.approx(residual, rel=1e-6, abs=1e-15)
+
+
+def test_compare_views_use_the_three_score_formulas():
+    args = (16, 1e4, 600, "interleaved", "sentence", "one two three four five", 4)
+    none, additive, rope = data.compare_views.__wrapped__(*args, False)
+    c = data.make_content(*args[:1], args[2], *args[4:])
+    pe = posenc.sinusoidal(600, 16, 1e4)
+    expected = {
+        "none": c.q @ c.k.T,
+        "additive": posenc.additive_scores(c.q, c.k, pe @ c.w_q.T, pe @ c.w_k.T),
+        "rope": posenc.rope_scores(c.q, c.k, base=1e4),
+    }
+    for got, s in zip((none, additive, rope), expected.values(), strict=True):
+        np.testing.assert_allclose(
+            got.grid.z, data.display_grid(s, data.COMPARE_SIDE).z, rtol=1e-6, atol=1e-6
+        )
+        assert got.max_abs == pytest.approx(float(np.abs(s).max()), rel=1e-12)
+        assert got.residual == pytest.approx(toeplitz_residual(s, c.period), rel=1e-6, abs=1e-13)
