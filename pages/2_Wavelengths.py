@@ -226,6 +226,7 @@ for column, name in zip(preset_cols[1:], ("003", "004"), strict=True):
         icon=":material/replay:",
     )
 
+# One lazy tab per section; the section functions read the page-wide values above.
 SECTIONS = {
     "lambdas": lambdas_tab,
     "curves": curves_tab,
@@ -234,7 +235,4 @@ SECTIONS = {
     "forms": forms_tab,
 }
 
-for name, tab in controls.lazy_tabs(specs.TAB, "wavelengths", specs.TAB_NAMES).items():
-    if tab.open:
-        with tab:
-            SECTIONS[name]()
+controls.run_open_tab(specs.TAB, "wavelengths", SECTIONS)

@@ -9,7 +9,7 @@ from ui import controls, export
 from ui.binary_data import counter_curves, criteria_rows, distance_grid, evolution_grids
 from ui.figures import binary as figs
 from ui.i18n import t
-from ui.specs.binary import BITS, GAP, HIGH, LOW, SCHEME, SPECS, TAB, TAB_NAMES, K
+from ui.specs.binary import BITS, GAP, HIGH, LOW, SCHEME, SPECS, TAB, K
 
 # Positions drawn, at most (the criteria always use all L): a cap keeps a rerun at the
 # largest settings within a few times the default one (issue #7).
@@ -212,6 +212,8 @@ position = t("common.position")
 
 st.title(t("binary.title"))
 st.markdown(t("binary.intro"))
+
+# One lazy tab per section; the section functions read the page-wide values above.
 SECTIONS = {
     "evolution": evolution_tab,
     "criteria": criteria_tab,
@@ -221,8 +223,4 @@ SECTIONS = {
     "distance": distance_tab,
 }
 
-tabs = controls.lazy_tabs(TAB, "binary", TAB_NAMES)
-for name, tab in tabs.items():
-    if tab.open:
-        with tab:
-            SECTIONS[name]()
+controls.run_open_tab(TAB, "binary", SECTIONS)

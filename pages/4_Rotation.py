@@ -219,6 +219,7 @@ if pair != asked:
 dims = data.pair_indices(d_model, pair, layout)
 omega = float(posenc.frequencies(d_model, base)[pair])
 
+# One lazy tab per section; the section functions read the page-wide values above.
 SECTIONS = {
     "matrix": matrix_tab,
     "check": check_tab,
@@ -228,7 +229,4 @@ SECTIONS = {
     "fit": fit_tab,
 }
 
-for name, tab in controls.lazy_tabs(specs.TAB, "rotation", specs.TAB_NAMES).items():
-    if tab.open:
-        with tab:
-            SECTIONS[name]()
+controls.run_open_tab(specs.TAB, "rotation", SECTIONS)

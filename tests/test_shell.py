@@ -148,3 +148,14 @@ def test_presenter_mode_enlarges_the_chart():
     normal = figures(run_page())[0]["layout"]["height"]
     presenting = figures(run_page(query={"present": "true"}))[0]["layout"]["height"]
     assert presenting == int(normal * 1.5)
+
+
+def test_tab_sections_must_be_the_tabs_of_their_spec_in_order():
+    from ui.controls import run_open_tab
+    from ui.specs import binary
+
+    names = list(binary.TAB_NAMES)
+    swapped = [names[1], names[0], *names[2:]]
+    for wrong in (swapped, names[:-1]):
+        with pytest.raises(ValueError, match="bin_tab"):
+            run_open_tab(binary.TAB, "binary", dict.fromkeys(wrong, lambda: None))

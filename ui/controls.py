@@ -28,6 +28,7 @@ from ui.params import (
     ChoiceParam,
     IntParam,
 )
+from ui.texts import text
 
 _NOTICES = "_posenc_notices"
 _FIXES = "_posenc_fixes"
@@ -348,3 +349,14 @@ def lazy_tabs(spec: ChoiceParam, page: str, names: Sequence[str]) -> dict:
         st.session_state[spec.key] = labels[spec.options.index(current) % len(labels)]
     containers = st.tabs(labels, key=spec.key, bind="query-params")
     return dict(zip(names, containers, strict=True))
+
+
+def run_open_tab(spec: ChoiceParam, page: str, sections: dict[str, Callable[[], None]]) -> None:
+    """:func:`lazy_tabs` with one function per tab (in tab order): run the open one."""
+    english = [text("en", f"{page}.tab_{name}") for name in sections]
+    if english != list(spec.options[: len(english)]) or len(spec.options) % len(english):
+        raise ValueError(f"sections {list(sections)} are not the tabs of {spec.key}, in order")
+    for name, tab in lazy_tabs(spec, page, list(sections)).items():
+        if tab.open:
+            with tab:
+                sections[name]()
