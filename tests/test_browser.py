@@ -1,7 +1,10 @@
 """Real-browser tests in headless Chromium (Debian's chromium, driven by Playwright)."""
 
+from urllib.parse import parse_qsl, urlparse
+
 import pytest
 from conftest import real_errors, start_server, stop_server, wait_for_app
+from pages_under_test import CHARTLESS, PAGES, tab_spec, tabs
 
 from ui import menu
 
@@ -103,3 +106,29 @@ def test_menu_navigation_keeps_shared_settings_in_view_and_address(server, page)
         shared = [text for text in sliders if "(d_model)" in text]
         if shared:  # pages that draw the shared controls show the carried value
             assert "16" in shared[0].split("\n")
+
+
+@pytest.mark.parametrize(
+    "entry", [e for e in PAGES if tab_spec(e) is not None], ids=lambda p: p.name
+)
+def test_clicking_each_lazy_tab_runs_it_and_puts_it_in_the_address(server, page, entry):
+    """A click on a tab reruns the page with that tab open: its content appears (charts
+    drawn where it has any), the address names the tab, and nothing fails."""
+    spec = tab_spec(entry)
+    page.goto(server.url + url_path(entry))
+    wait_for_app(page)
+    for name, opened in tabs(entry)[1:] + tabs(entry)[:1]:  # end on the first tab
+        label = opened[spec.key]
+        page.get_by_role("tab", name=label, exact=True).click()
+        page.wait_for_function(  # the first tab is the default: no parameter
+            "([k, v, first]) => (new URLSearchParams(location.search).get(k) ?? first) === v",
+            arg=[spec.key, label, tabs(entry)[0][1][spec.key]],
+        )
+        wait_for_app(page, timeout=120_000)
+        panel = page.locator("[role=tabpanel]:visible")
+        if (entry.name, name) not in CHARTLESS:
+            panel.locator(CHART).first.wait_for(timeout=120_000)
+        assert panel.locator("[data-testid=stException]").count() == 0, name
+        query = dict(parse_qsl(urlparse(page.url).query))
+        assert query.get(spec.key, tabs(entry)[0][1][spec.key]) == label, (name, page.url)
+    assert real_errors(page) == []
