@@ -89,6 +89,30 @@ def figures(at: AppTest) -> list[dict]:
     return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
 
 
+def chart(at: AppTest, key: str) -> dict:
+    """The figure of the chart drawn with ``key`` (chart ids contain their key)."""
+    for element, fig in zip(at.get("plotly_chart"), figures(at), strict=True):
+        if key in element.proto.id:
+            return fig
+    raise KeyError(key)
+
+
+def tab_label(specs, name: str, lang: str = "en") -> str:
+    """The URL label of lazy tab ``name`` of a page (``specs``: its ``ui.specs`` module)."""
+    offset = len(specs.TAB_NAMES) if lang == "zh" else 0
+    return specs.TAB.options[offset + specs.TAB_NAMES.index(name)]
+
+
+def switch_tab(at: AppTest, specs, name: str) -> AppTest:
+    """Open another tab in a running AppTest, as a click does (the URL and the widget)."""
+    label = tab_label(specs, name)
+    at.query_params[specs.TAB.key] = label
+    at.session_state[specs.TAB.key] = label
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

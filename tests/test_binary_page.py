@@ -4,9 +4,10 @@ both languages, and the 1 MB chart budget at the largest settings."""
 import time
 import tracemalloc
 
+import conftest
 import numpy as np
 import pytest
-from conftest import decode, figures, run_page
+from conftest import chart, decode, figures, run_page, switch_tab
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -30,8 +31,12 @@ LARGEST = {"seq_len": "8192", "d_model": "4096", "base": "1000000000.0"} | {
 }
 
 
-def tab_label(name: str) -> str:
-    return specs.TAB.options[specs.TAB_NAMES.index(name)]
+def tab_label(name: str, lang: str = "en") -> str:
+    return conftest.tab_label(specs, name, lang)
+
+
+def open_tab(at: AppTest, tab: str) -> AppTest:
+    return switch_tab(at, specs, tab)
 
 
 def open_page(query: dict | None = None, tab: str | None = None, timeout: float = 300) -> AppTest:
@@ -41,13 +46,6 @@ def open_page(query: dict | None = None, tab: str | None = None, timeout: float 
     if tab:
         query[specs.TAB.key] = tab_label(tab)
     return run_page("3_Binary_vs_sinusoid.py", query, timeout)
-
-
-def chart(at, key: str) -> dict:
-    for element, fig in zip(at.get("plotly_chart"), figures(at), strict=True):
-        if key in element.proto.id:
-            return fig
-    raise KeyError(key)
 
 
 def criteria_table(at):
@@ -91,9 +89,7 @@ def test_offset_k_slider_changes_the_table_and_the_step_chart():
     at.slider(key="bin_k").set_value(5).run()
     assert not at.exception
     assert any("k = 5" in column for column in criteria_table(at).columns)
-    at.query_params[specs.TAB.key] = tab_label("steps")  # k is kept across the tabs
-    at.session_state[specs.TAB.key] = tab_label("steps")
-    at.run()
+    open_tab(at, "steps")  # k is kept across the tabs
     assert at.slider(key="bin_k").value == 5
     steps = chart(at, "bin_steps")["data"][posenc.SCHEMES.index("binary")]
     expected = scheme_criteria("binary", 40, 128, k=5).steps

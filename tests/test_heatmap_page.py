@@ -11,15 +11,17 @@ import tracemalloc
 from functools import cache
 from pathlib import Path
 
+import conftest
 import numpy as np
 import pytest
-from conftest import decode, figures, run_page, wait_for_app
+from conftest import decode, run_page, wait_for_app
 from streamlit.testing.v1 import AppTest
 
 import posenc
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT
 from posenc.rotation import split_permutation
 from ui.figures.common import MAX_CHART_BYTES
+from ui.specs import heatmap as spec
 from ui.specs.heatmap import MAX_TOKENS, PRESETS, TAB, TAB_NAMES
 
 NPZ = Path(__file__).resolve().parent / "peers" / "peer_values.npz"
@@ -37,7 +39,7 @@ def peer(key: str) -> np.ndarray:
 
 
 def tab_label(name: str) -> str:
-    return TAB.options[TAB_NAMES.index(name)]
+    return conftest.tab_label(spec, name)
 
 
 def open_page(query: dict | None = None, tab: str | None = None) -> AppTest:
@@ -50,9 +52,7 @@ def open_page(query: dict | None = None, tab: str | None = None) -> AppTest:
 
 
 def open_tab(at: AppTest, tab: str) -> AppTest:
-    """Switch the open AppTest to another tab, as a click on it does."""
-    at.session_state[TAB.key] = tab_label(tab)
-    return run(at)
+    return conftest.switch_tab(at, spec, tab)
 
 
 def run(at: AppTest) -> AppTest:
@@ -61,11 +61,7 @@ def run(at: AppTest) -> AppTest:
     return at
 
 
-def by_key(at: AppTest, key: str) -> dict:
-    for element, fig in zip(at.get("plotly_chart"), figures(at), strict=True):
-        if key in element.proto.id:
-            return fig
-    raise KeyError(key)
+by_key = conftest.chart
 
 
 def table_z(at: AppTest) -> np.ndarray:

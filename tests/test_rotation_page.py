@@ -4,9 +4,10 @@ extremes, both languages, the 1 MB chart budget at the largest settings.
 The six sections are lazy tabs (only the open one runs): each check opens the tab that
 holds what it looks at."""
 
+import conftest
 import numpy as np
 import pytest
-from conftest import decode, figures, run_page
+from conftest import chart, decode, run_page, switch_tab
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -29,8 +30,11 @@ assert sum(map(len, CHARTS.values())) == N_CHARTS and tuple(CHARTS) == specs.TAB
 
 
 def tab_label(name: str, lang: str = "en") -> str:
-    offset = len(specs.TAB_NAMES) if lang == "zh" else 0
-    return specs.TAB.options[offset + specs.TAB_NAMES.index(name)]
+    return conftest.tab_label(specs, name, lang)
+
+
+def open_tab(at: AppTest, tab: str) -> AppTest:
+    return switch_tab(at, specs, tab)
 
 
 def open_page(query: dict | None = None, tab: str | None = None, timeout: float = 240) -> AppTest:
@@ -40,22 +44,6 @@ def open_page(query: dict | None = None, tab: str | None = None, timeout: float 
     if tab:
         query[specs.TAB.key] = tab_label(tab)
     return run_page("4_Rotation.py", query, timeout)
-
-
-def open_tab(at: AppTest, tab: str) -> AppTest:
-    """Switch the open AppTest to another tab, as a click on it does."""
-    at.query_params[specs.TAB.key] = tab_label(tab)
-    at.session_state[specs.TAB.key] = tab_label(tab)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def chart(at, key: str) -> dict:
-    for element, fig in zip(at.get("plotly_chart"), figures(at), strict=True):
-        if key in element.proto.id:
-            return fig
-    raise KeyError(key)
 
 
 def chart_ids(at) -> list[str]:

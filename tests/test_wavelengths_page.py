@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import tracemalloc
 
+import conftest
 import numpy as np
 import pytest
-from conftest import decode, figures, run_page
+from conftest import chart, decode, run_page, switch_tab
 from pages_under_test import extreme
 from streamlit.testing.v1 import AppTest
 
@@ -34,8 +35,12 @@ DOWNLOADS = {"lambdas": 3, "curves": 3, "vector": 3, "clock": 1, "forms": 3 * 2}
 LAMBDA, CURVES, VECTORS, CLOCK, FORMS, DRIFT = (key for keys in CHARTS.values() for key in keys)
 
 
-def tab_label(name: str) -> str:
-    return specs.TAB.options[specs.TAB_NAMES.index(name)]
+def tab_label(name: str, lang: str = "en") -> str:
+    return conftest.tab_label(specs, name, lang)
+
+
+def open_tab(at: AppTest, tab: str) -> AppTest:
+    return switch_tab(at, specs, tab)
 
 
 def open_page(query: dict | None = None, tab: str | None = None, timeout: float = 120) -> AppTest:
@@ -45,13 +50,6 @@ def open_page(query: dict | None = None, tab: str | None = None, timeout: float 
     if tab:
         query[specs.TAB.key] = tab_label(tab)
     return run_page("2_Wavelengths.py", query, timeout)
-
-
-def open_tab(at: AppTest, tab: str) -> AppTest:
-    """Switch the open AppTest to another tab, as a click on it does."""
-    at.query_params[specs.TAB.key] = tab_label(tab)
-    at.session_state[specs.TAB.key] = tab_label(tab)
-    return rerun(at)
 
 
 def rerun(at: AppTest) -> AppTest:
@@ -70,13 +68,6 @@ def draws(at: AppTest, tab: str) -> bool:
     return len(ids) == len(CHARTS[tab]) and all(
         key in i for key, i in zip(CHARTS[tab], ids, strict=True)
     )
-
-
-def chart(at: AppTest, key: str) -> dict:
-    for element, fig in zip(at.get("plotly_chart"), figures(at), strict=True):
-        if key in element.proto.id:
-            return fig
-    raise KeyError(key)
 
 
 def base_names(at: AppTest) -> list[str]:
