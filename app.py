@@ -3,8 +3,8 @@
 import streamlit as st
 
 from ui import controls, export, menu
-from ui.data import sinusoidal_grid
 from ui.figures.home import home_heatmap
+from ui.heatmap_data import table_grid
 from ui.i18n import t
 
 controls.setup_page("home")
@@ -44,7 +44,7 @@ st.latex(
     r"PE_{(pos,\,2i+1)} = \cos\!\left(\omega_i\, pos\right),\quad "
     r"\omega_i = \frac{1}{n^{2i/d}}"
 )
-grid = sinusoidal_grid(seq_len, d_model, base)
+grid = table_grid("paper", seq_len, d_model, base, "interleaved", False)  # the heatmap's
 figure = home_heatmap(
     grid, t("common.dimension"), t("common.position"), height=controls.chart_height(380)
 )

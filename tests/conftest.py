@@ -103,6 +103,15 @@ def tab_label(specs, name: str, lang: str = "en") -> str:
     return specs.TAB.options[offset + specs.TAB_NAMES.index(name)]
 
 
+def run_page_on_tab(page, specs, query: dict | None, tab: str | None, timeout: float) -> AppTest:
+    """:func:`run_page` with lazy tab ``tab`` (a name of ``specs.TAB_NAMES``) in the URL;
+    ``None`` opens the first tab."""
+    query = {k: str(v) for k, v in (query or {}).items()}
+    if tab:
+        query[specs.TAB.key] = tab_label(specs, tab)
+    return run_page(page, query, timeout)
+
+
 def switch_tab(at: AppTest, specs, name: str) -> AppTest:
     """Open another tab in a running AppTest, as a click does (the URL and the widget)."""
     label = tab_label(specs, name)

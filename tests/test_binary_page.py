@@ -7,7 +7,7 @@ import tracemalloc
 import conftest
 import numpy as np
 import pytest
-from conftest import chart, decode, figures, run_page, switch_tab
+from conftest import chart, decode, figures, run_page_on_tab, switch_tab
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -42,10 +42,7 @@ def open_tab(at: AppTest, tab: str) -> AppTest:
 def open_page(query: dict | None = None, tab: str | None = None, timeout: float = 300) -> AppTest:
     """The page with ``query`` in the URL, reached through app.py as a visitor does, on tab
     ``tab`` (a name of ``TAB_NAMES``; default: the first)."""
-    query = dict(query or {})
-    if tab:
-        query[specs.TAB.key] = tab_label(tab)
-    return run_page("3_Binary_vs_sinusoid.py", query, timeout)
+    return run_page_on_tab("3_Binary_vs_sinusoid.py", specs, query, tab, timeout)
 
 
 def criteria_table(at):

@@ -14,7 +14,7 @@ from pathlib import Path
 import conftest
 import numpy as np
 import pytest
-from conftest import decode, run_page, wait_for_app
+from conftest import decode, wait_for_app
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -45,10 +45,7 @@ def tab_label(name: str) -> str:
 def open_page(query: dict | None = None, tab: str | None = None) -> AppTest:
     """The Heatmap page opened by a deep link with ``query``, on tab ``tab`` (English
     name of ``TAB_NAMES``; default: the first); no exception allowed."""
-    query = {k: str(v) for k, v in (query or {}).items()}
-    if tab:
-        query[TAB.key] = tab_label(tab)
-    return run_page("1_Heatmap.py", query, TIMEOUT)
+    return conftest.run_page_on_tab("1_Heatmap.py", spec, query, tab, TIMEOUT)
 
 
 def open_tab(at: AppTest, tab: str) -> AppTest:

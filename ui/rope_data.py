@@ -1,8 +1,9 @@
 """Computations of the RoPE page: content (q, k), cached score views, checks, curves.
 
-Full score matrices (up to 4096 x 4096 float64, 134 MB) live only inside one call:
-what is cached is the downsampled grid and a few numbers, so a rerun holds at most
-one full matrix at a time.
+Score views never hold the full matrix (4096 x 4096 float64 would be 134 MB): it is
+computed in blocks of rows on every core, each block reduced to its residual, max and
+display means (``_score_view``). Only a download builds a whole matrix, capped at
+``EXPORT_MAX`` positions.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from posenc.attention import (
     rotations,
     same_content_decay,
 )
-from ui.figures.common import Grid, downsample, grid_from_row_means, steps
+from ui.figures.common import Grid, grid_from_row_means, steps
 
 # Cells per axis of a displayed heatmap: 346^2 float32 cells fit the shared cell budget
 # (ui.figures.common.MAX_TOTAL_CELLS, under 1 MB of JSON) with equal steps on both axes.
@@ -89,12 +90,6 @@ def make_content(head_dim: int, length: int, kind: str, text: str, seed: int) ->
     w_q, w_k = rng.standard_normal((2, head_dim, head_dim)) / math.sqrt(head_dim)
     period = len(tokens) if len(tokens) < length else None
     return Content(x @ w_q.T, x @ w_k.T, w_q, w_k, tokens, period)
-
-
-def display_grid(z: np.ndarray, side: int = MAX_SIDE) -> Grid:
-    """Block means down to ``side`` x ``side`` cells, always float32."""
-    grid = downsample(z, side, side)
-    return grid._replace(z=np.asarray(grid.z, dtype=np.float32))
 
 
 def _score_view(left, right, content: Content, head_dim: int, scale: bool, view: str, side: int):
