@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc._validate import check_array, check_base, check_int
+from posenc._validate import check_array, check_base, check_int, check_layout
+from posenc.schemes import SCHEMES
 from posenc.sinusoidal import frequencies
 
 __all__ = ["block_starts", "scheme_block_means", "sinusoid_block_means"]
@@ -143,15 +144,12 @@ def scheme_block_means(
     ...                  scheme_table("sinusoidal", 10, 4)[4:8].mean(axis=0)))
     True
     """
-    from posenc.schemes import SCHEMES
-
     if name not in SCHEMES:
         raise ValueError(f"name must be one of {SCHEMES}, got {name!r}")
     length = check_int("length", length, minimum=1)
     d_model = check_int("d_model", d_model, minimum=1)
     step = check_int("step", step, minimum=1)
-    if layout not in ("interleaved", "split"):
-        raise ValueError(f"layout must be 'interleaved' or 'split', got {layout!r}")
+    layout = check_layout(layout)
     starts, sizes = block_starts(length, step)
     if name in ("index", "normalised"):
         means = starts + (sizes - 1) / 2.0
