@@ -46,8 +46,9 @@ st.latex(
 )
 grid = table_grid("paper", seq_len, d_model, base, "interleaved", False)  # the heatmap's
 figure = home_heatmap(
-    grid, t("common.dimension"), t("common.position"), height=controls.chart_height(380)
-)
+    grid, t("common.dimension"), t("common.position"), z_title=t("common.value"),
+    height=controls.chart_height(380),
+)  # fmt: skip
 st.plotly_chart(figure, width="stretch", key="home_heatmap")
 export.offer("pe_table", figure)
 if grid.downsampled:

@@ -12,7 +12,7 @@ import posenc
 from ui import export
 from ui import rope_data as data
 from ui.figures import rope as figs
-from ui.figures.common import MAX_CHART_BYTES, chart_bytes
+from ui.figures.common import MAX_CHART_BYTES, Grid, chart_bytes
 
 POS = dict(x_title="n", y_title="m")
 SENTENCE = "the cat sat on the mat"
@@ -206,3 +206,12 @@ def test_exported_matrix_is_the_full_matrix_capped_at_export_max():
 def test_figures_serialise_to_plain_json():
     fig = figs.score_heatmap(score_view(10).grid, **POS)
     assert json.loads(fig.to_json())["data"][0]["type"] == "heatmap"
+
+
+@pytest.mark.parametrize(("attention", "symbol"), [(False, "S"), (True, "a")])
+def test_score_hover_names_the_formulas_symbol_not_an_english_word(attention, symbol):
+    grid = Grid(np.eye(3, dtype=np.float32), np.arange(3), np.arange(3), 1, 1)
+    fig = figs.score_heatmap(grid, x_title="n", y_title="m", attention=attention)
+    assert (
+        fig.data[0].hovertemplate == f"m %{{y}}<br>n %{{x}}<br>{symbol} = %{{z:.4f}}<extra></extra>"
+    )

@@ -78,6 +78,8 @@ def test_chinese_texts_when_lang_is_zh():
     at = run_page(query={"lang": "zh"})
     assert at.title[0].value == "位置编码探索器"
     assert at.radio(key="lang").value == "zh"
+    hover = figures(at)[0]["data"][0]["hovertemplate"]  # no English word left in the hover
+    assert hover.startswith("位置 %{y}<br>维度 %{x}<br>值 = %{z"), hover
 
 
 def test_menu_lists_only_existing_pages_and_carries_settings():

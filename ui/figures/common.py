@@ -205,8 +205,11 @@ def heatmap(
     height: int = 420,
     hovertemplate: str | None = None,
     customdata: np.ndarray | None = None,
+    z_title: str = "",
 ) -> tuple[go.Figure, Grid]:
     """A heatmap of ``z`` (rows on y, downwards), downsampled to the cell budget.
+
+    The default hover text names the axes and ``z_title`` (the caller's language).
 
     ``customdata`` (same leading shape as ``z``) is only used when no downsampling
     happens, because averaged cells have no single position or dimension.
@@ -227,8 +230,9 @@ def heatmap(
     if hovertemplate is not None and (customdata is None or not grid.downsampled):
         trace.hovertemplate = hovertemplate
     else:
+        value = f"{z_title} = " if z_title else ""
         trace.hovertemplate = (
-            f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>value %{{z:.4f}}<extra></extra>"
+            f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>{value}%{{z:.4f}}<extra></extra>"
         )
     fig = go.Figure(trace)
     fig.update_yaxes(autorange="reversed", title=y_title)

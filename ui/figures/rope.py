@@ -66,7 +66,10 @@ def score_heatmap(
     else:
         top = _symmetric(grid.z)
         limits = dict(zmin=-top, zmax=top, colorscale=COLORSCALE)
-    fig, _ = heatmap(grid, x_title=x_title, y_title=y_title, height=height, **limits)
+    symbol = "a" if attention else "S"  # the formula's symbol, the same in both languages
+    fig, _ = heatmap(
+        grid, x_title=x_title, y_title=y_title, z_title=symbol, height=height, **limits
+    )
     fig.update_yaxes(scaleanchor="x", constrain="domain")
     fig.update_xaxes(constrain="domain")
     _token_axes(fig, grid, tokens)
