@@ -2,6 +2,7 @@
 
 import math
 import tracemalloc
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -51,6 +52,7 @@ def brute_criteria(name, length, d, base, k):
         "low_2l": long.min(),
         "high_2l": long.max(),
         "min_distance_2l": brute_min(long),
+        "steps": steps,
     }
 
 
@@ -143,6 +145,47 @@ def test_row_blocks_and_tiles_give_the_same_numbers_as_one_block(name, monkeypat
     np.testing.assert_allclose(blocked.steps, whole.steps, atol=1e-13)
     for field in ("min_distance", "step_spread", "length_change", "min_distance_2l", "max_abs"):
         assert getattr(blocked, field) == pytest.approx(getattr(whole, field), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", posenc.SCHEMES)
+@pytest.mark.parametrize("k", [1, 4, 7, 50])
+def test_shares_on_several_threads_give_the_numbers_of_one_pass(name, k, monkeypatch):
+    # 5-row blocks, a share of the rows per thread on 4 "cores": every edge between
+    # blocks and between shares is crossed by steps p -> p + k (k = 50: by more than a share)
+    whole = scheme_criteria(name, 90, 12, 50.0, k=k)
+    monkeypatch.setattr(criteria, "_BLOCK_ENTRIES", 60)
+    monkeypatch.setattr(criteria, "_THREAD_MIN", 1)
+    monkeypatch.setattr(criteria.os, "cpu_count", lambda: 4)
+    split = scheme_criteria(name, 90, 12, 50.0, k=k)
+    np.testing.assert_allclose(split.steps, whole.steps, atol=1e-12)
+    for field in ("min_distance", "step_spread", "length_change", "min_distance_2l", "max_abs"):
+        assert getattr(split, field) == pytest.approx(getattr(whole, field), abs=1e-12)
+    expected = brute_criteria(name, 90, 12, 50.0, k)
+    np.testing.assert_allclose(split.steps, expected["steps"], atol=1e-9)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    rows=st.integers(2, 90),
+    cols=st.integers(1, 4),
+    gap=st.integers(1, 20),
+    tile=st.integers(1, 9),
+    walk=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_pruned_tiles_find_the_brute_force_minimum(rows, cols, gap, tile, walk, seed):
+    # A random walk puts tiles of consecutive rows far apart: most tile pairs are pruned.
+    steps = np.random.default_rng(seed).integers(-3, 4, size=(rows, cols)).astype(float)
+    table = np.cumsum(steps, axis=0) if walk else steps
+    with mock.patch.object(criteria, "_TILE", tile):
+        pair = min_distance(table, min_gap=gap)
+    expected = brute_min(table, gap)
+    if math.isnan(expected):
+        assert math.isnan(pair.distance) and pair.i == -1
+    else:
+        assert pair.distance == pytest.approx(expected, abs=1e-12)
+        assert pair.j - pair.i >= gap
+        assert pair.distance == pytest.approx(np.linalg.norm(table[pair.i] - table[pair.j]))
 
 
 @pytest.mark.parametrize("name", posenc.SCHEMES)
