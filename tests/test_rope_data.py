@@ -65,19 +65,55 @@ def test_block_by_block_view_equals_the_whole_matrix(args):
         assert view.residual == pytest.approx(residual, rel=1e-6, abs=1e-15)
 
 
-def test_compare_views_use_the_three_score_formulas():
-    args = (16, 1e4, 600, "interleaved", "sentence", "one two three four five", 4)
-    none, additive, rope = data.compare_views.__wrapped__(*args, False)
-    c = data.make_content(*args[:1], args[2], *args[4:])
-    pe = posenc.sinusoidal(600, 16, 1e4)
+@pytest.mark.parametrize(
+    "args",
+    [
+        (16, 1e4, 600, "interleaved", "sentence", "one two three four five", 4, False),
+        (32, 1e4, 1500, "split", "random", "", 2, True),  # P = 1, 8 rows per cell
+        (8, 100.0, 3, "interleaved", "sentence", "a b c d", 1, False),  # no period within L
+    ],
+    ids=["sentence", "random-scaled", "no-period"],
+)
+def test_compare_views_use_the_three_score_formulas(args):
+    # (a) repeats with the content's period: its view is built from one period of q, k
+    none, additive, rope = data.compare_views.__wrapped__(*args)
+    head_dim, base, length, layout = args[:4]
+    c = data.make_content(head_dim, length, *args[4:7])
+    pe = posenc.sinusoidal(length, head_dim, base)
+    pe_q, pe_k = (pe, pe) if c.w_q is None else (pe @ c.w_q.T, pe @ c.w_k.T)
     expected = {
         "none": c.q @ c.k.T,
-        "additive": posenc.additive_scores(c.q, c.k, pe @ c.w_q.T, pe @ c.w_k.T),
-        "rope": posenc.rope_scores(c.q, c.k, base=1e4),
+        "additive": posenc.additive_scores(c.q, c.k, pe_q, pe_k),
+        "rope": posenc.rope_scores(c.q, c.k, base=base, layout=layout),
     }
+    factor = 1 / math.sqrt(head_dim) if args[7] else 1.0
     for got, s in zip((none, additive, rope), expected.values(), strict=True):
         np.testing.assert_allclose(
-            got.grid.z, display_grid(s, data.COMPARE_SIDE).z, rtol=1e-6, atol=1e-6
+            got.grid.z, display_grid(s * factor, data.COMPARE_SIDE).z, rtol=1e-6, atol=1e-6
         )
         assert got.max_abs == pytest.approx(float(np.abs(s).max()), rel=1e-12)
+        if c.period is None:
+            assert got.residual is None
+            continue
         assert got.residual == pytest.approx(toeplitz_residual(s, c.period), rel=1e-6, abs=1e-13)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [(32, 1e4, 700, "random", "", 0), (16, 500.0, 300, "sentence", "to be or not to be", 3)],
+    ids=["random-700", "sentence-300"],
+)
+def test_layout_check_equals_the_whole_matrices(args):
+    # Row blocks in shares per thread, reused buffers: the same maxima as whole matrices.
+    head_dim, base, length = args[:3]
+    check = data.layout_check.__wrapped__(*args)
+    c = data.make_content(head_dim, length, *args[3:])
+    perm = posenc.split_permutation(head_dim)
+    s_i = posenc.rope_scores(c.q, c.k, base=base, layout="interleaved")
+    s_s = posenc.rope_scores(c.q[:, perm], c.k[:, perm], base=base, layout="split")
+    s_u = posenc.rope_scores(c.q, c.k, base=base, layout="split")
+    rq_i = posenc.rope(c.q, base=base, layout="interleaved")
+    rq_s = posenc.rope(c.q[:, perm], base=base, layout="split")
+    assert check["unpermuted"] == pytest.approx(float(np.abs(s_u - s_i).max()), rel=1e-12)
+    assert check["permuted"] == pytest.approx(float(np.abs(s_s - s_i).max()), abs=1e-12)
+    assert check["vectors"] == float(np.abs(rq_i[:, perm] - rq_s).max())
