@@ -49,7 +49,7 @@ def lambdas_tab() -> None:
         int(classes.aliased.sum()),
         help=t("wavelengths.metric_aliased_help"),
     )
-    st.table(data.bases_table(series, d_model, seq_len, t), hide_index=True)  # static: light
+    st.markdown(data.markdown_table(data.bases_table(series, d_model, seq_len, t)))
     export.offer("wavelengths", fig_lambda, matrix=np.column_stack([s[1] for s in series]))
 
 

@@ -6,6 +6,7 @@ Values on screen are checked against the peers' own tables (tests/peers/peer_val
 from __future__ import annotations
 
 import json
+import re
 import time
 import tracemalloc
 from functools import cache
@@ -363,6 +364,11 @@ TABLE_ROWS = "() => document.querySelector('.js-plotly-plot')?._fullData?.[0]?.z
 TABLE_Z = "() => document.querySelector('.js-plotly-plot')._fullData[0].z"
 
 
+def open_presets(pg) -> None:
+    """The presets are in a popover: open it."""
+    pg.get_by_role("button", name=re.compile("Figures of the source articles")).click()
+
+
 def _no_exception(pg) -> None:
     assert pg.locator("[data-testid=stException]").count() == 0
 
@@ -372,6 +378,7 @@ def test_robot_preset_button_works_in_the_browser(server, page):
     page.goto(server.url + "/Heatmap")
     wait_for_app(page)
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 50", timeout=60_000)
+    open_presets(page)
     page.get_by_role("button", name="“I am a robot”, n = 100, d = 4").click()
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 4", timeout=60_000)
     wait_for_app(page)
@@ -387,6 +394,7 @@ def test_seed_preset_leaves_sentence_mode_in_the_browser(server, page):
     page.goto(server.url + "/Heatmap?hm_sentence=a+b+c&d_model=8")
     wait_for_app(page)
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 3", timeout=60_000)
+    open_presets(page)
     page.get_by_role("button", name="L = 50, d = 128").click()
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 50", timeout=60_000)
     wait_for_app(page)
@@ -465,6 +473,7 @@ def test_seed004_preset_draws_l100_d512_in_the_browser(server, page):
     page.goto(server.url + "/Heatmap?seq_len=7&hm_group=true")
     wait_for_app(page)
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 7", timeout=60_000)
+    open_presets(page)
     page.get_by_role("button", name="L = 100, d = 512").click()
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 100", timeout=60_000)
     wait_for_app(page)

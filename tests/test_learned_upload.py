@@ -3,6 +3,7 @@ sinusoidal table, and a bad file gets a message while the page keeps working."""
 
 import io
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -42,7 +43,8 @@ def upload(page, server, name, data):
     wait_for_app(page)
     page.wait_for_selector(CHARTS)
     before = page.locator(f"{CHARTS}:visible").count()
-    page.locator("[data-testid=stSidebar] input[type=file]").set_input_files(
+    page.get_by_role("button", name=re.compile("Compare with your embeddings")).click()
+    page.locator("input[type=file]").set_input_files(
         files=[{"name": name, "mimeType": "application/octet-stream", "buffer": data}]
     )
     page.wait_for_timeout(500)

@@ -121,7 +121,9 @@ def test_extra_bases_text_adds_one_series_per_base():
     at.text_input(key="wl_bases").input("2, 1e6, 10000")
     rerun(at)
     assert base_names(at) == ["n = 10000", "n = 2", "n = 1e+06"]  # the shared base once
-    assert len(at.table[0].value) == 3  # the bases table, one row per base
+    table = next(m.value for m in at.markdown if m.value.startswith("| "))
+    assert len(table.splitlines()) == 2 + 3  # the bases table: header, rule, a row per base
+    assert table.splitlines()[3].startswith("| 2 |")
 
 
 def test_empty_extra_bases_draw_only_the_shared_base():

@@ -44,7 +44,10 @@ def safe_name(name: str) -> str:
 
 
 def offer(name: str, fig: go.Figure | None = None, matrix=None, *, key: str | None = None) -> None:
-    """Download buttons for one figure and/or matrix, in a compact row.
+    """Download buttons for one figure and/or matrix, in one "Download" popover.
+
+    A popover's content is drawn only when it is opened: three buttons under every
+    chart slowed the first view (issue #7, time to first chart).
 
     ``matrix`` may be an array or a zero-argument callable returning one (so a large
     matrix is only computed when a download is asked for).
@@ -55,7 +58,10 @@ def offer(name: str, fig: go.Figure | None = None, matrix=None, *, key: str | No
 
     base = safe_name(name)
     key = key or base
-    columns = st.columns(3 if matrix is not None else 1, gap="small")
+    popover = st.popover(
+        t("common.download"), icon=":material/download:", help=t("common.download_help")
+    )
+    columns = [popover] * 3
     if fig is not None:
         columns[0].download_button(
             t("common.download_html"),
@@ -65,6 +71,7 @@ def offer(name: str, fig: go.Figure | None = None, matrix=None, *, key: str | No
             key=f"dl_html_{key}",
             help=t("common.download_html_help"),
             on_click="ignore",
+            width="stretch",
             icon=":material/download:",
         )
     if matrix is not None:
@@ -77,6 +84,7 @@ def offer(name: str, fig: go.Figure | None = None, matrix=None, *, key: str | No
             key=f"dl_csv_{key}",
             help=t("common.download_csv_help"),
             on_click="ignore",
+            width="stretch",
             icon=":material/table:",
         )
         columns[-1].download_button(
@@ -87,5 +95,6 @@ def offer(name: str, fig: go.Figure | None = None, matrix=None, *, key: str | No
             key=f"dl_npy_{key}",
             help=t("common.download_npy_help"),
             on_click="ignore",
+            width="stretch",
             icon=":material/data_array:",
         )

@@ -25,7 +25,12 @@ def _parse(data: bytes) -> np.ndarray:
 
 def uploaded_embedding() -> np.ndarray | None:
     """Sidebar uploader; the parsed (L, d) float64 matrix, or None (with a notice if bad)."""
-    upload = st.sidebar.file_uploader(
+    # In a popover: drawn only when opened (a visible uploader slowed the first chart).
+    opener = st.sidebar.popover(
+        t("heatmap.upload_open"), icon=":material/upload_file:", help=t("heatmap.upload_help"),
+        width="stretch",
+    )  # fmt: skip
+    upload = opener.file_uploader(
         t("heatmap.upload"), type=["npy"], key="hm_upload", help=t("heatmap.upload_help")
     )
     if upload is None:

@@ -23,6 +23,8 @@ TEXTS = {
     "common.share": "Link to this view",
     "common.share_help": "This address reproduces the current view: copy it with the button on the right.",
     "common.share_defaults": "(all settings at their defaults: the plain page address)",
+    "common.download": "Download",
+    "common.download_help": "The figure as a standalone HTML file and, where offered, the full matrix as CSV or .npy.",
     "common.download_html": "Figure (HTML)",
     "common.download_html_help": "A standalone interactive HTML file with plotly.js inside: opens offline.",
     "common.download_csv_help": "The full matrix as CSV, full float64 precision.",

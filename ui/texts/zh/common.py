@@ -23,6 +23,8 @@ TEXTS = {
     "common.share": "本视图的链接",
     "common.share_help": "这个地址可以重现当前视图：用右侧的按钮复制。",
     "common.share_defaults": "（所有设置均为默认值：直接使用页面地址）",
+    "common.download": "下载",
+    "common.download_help": "把图下载为独立的 HTML 文件；提供时，也可下载完整矩阵（CSV 或 .npy）。",
     "common.download_html": "图（HTML）",
     "common.download_html_help": "独立的交互式 HTML 文件，内含 plotly.js，可离线打开。",
     "common.download_csv_help": "完整矩阵的 CSV，float64 全精度。",
