@@ -56,6 +56,16 @@ def brute_criteria(name, length, d, base, k):
     }
 
 
+def assert_is_the_brute_force_minimum(pair, table, gap):
+    expected = brute_min(table, gap)
+    if math.isnan(expected):
+        assert math.isnan(pair.distance) and pair.i == -1
+    else:
+        assert pair.distance == pytest.approx(expected, abs=1e-12)
+        assert pair.j - pair.i >= gap
+        assert pair.distance == pytest.approx(np.linalg.norm(table[pair.i] - table[pair.j]))
+
+
 # --- the numbers of the brief ------------------------------------------------------
 
 
@@ -179,13 +189,7 @@ def test_pruned_tiles_find_the_brute_force_minimum(rows, cols, gap, tile, walk, 
     table = np.cumsum(steps, axis=0) if walk else steps
     with mock.patch.object(criteria, "_TILE", tile):
         pair = min_distance(table, min_gap=gap)
-    expected = brute_min(table, gap)
-    if math.isnan(expected):
-        assert math.isnan(pair.distance) and pair.i == -1
-    else:
-        assert pair.distance == pytest.approx(expected, abs=1e-12)
-        assert pair.j - pair.i >= gap
-        assert pair.distance == pytest.approx(np.linalg.norm(table[pair.i] - table[pair.j]))
+    assert_is_the_brute_force_minimum(pair, table, gap)
 
 
 @pytest.mark.parametrize("name", posenc.SCHEMES)
@@ -214,13 +218,7 @@ def test_distance_blocks_of_the_first_positions_of_a_longer_sequence():
 def test_min_distance_finds_the_brute_force_minimum(rows, cols, gap, seed):
     table = np.random.default_rng(seed).integers(-3, 4, size=(rows, cols)).astype(float)
     pair = min_distance(table, min_gap=gap)
-    expected = brute_min(table, gap)
-    if math.isnan(expected):
-        assert math.isnan(pair.distance) and pair.i == -1
-    else:
-        assert pair.distance == pytest.approx(expected, abs=1e-12)
-        assert pair.j - pair.i >= gap
-        assert pair.distance == pytest.approx(np.linalg.norm(table[pair.i] - table[pair.j]))
+    assert_is_the_brute_force_minimum(pair, table, gap)
 
 
 def test_min_distance_measures_near_duplicates_exactly():
