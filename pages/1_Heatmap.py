@@ -21,7 +21,7 @@ st.latex(
 )
 presets = st.popover(
     t("heatmap.presets"), icon=":material/photo_library:", help=t("heatmap.presets_help")
-)  # drawn when opened: four buttons here slowed the first chart by ~0.07x (issue #7)
+)  # drawn when opened: the row of preset buttons here delayed the first chart (issue #7)
 for name, values in spec.PRESETS.items():
     presets.button(
         t(f"heatmap.preset_{name}"), key=f"hm_preset_{name}", on_click=data.apply_preset,

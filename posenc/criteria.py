@@ -520,9 +520,9 @@ def _scan(long, short, length, k, offsets, offsets_short, steps, begin, end):
     work = np.empty((min(block, end - begin), long.width))
     tail = np.empty((0, short.width))  # the last (up to) k scaled rows before this block
     tail_norms = np.empty(0)
-    # Rows of the sinusoid do not depend on the total length: where both tables' blocks
-    # are the same call (same offset and length), the short block is the long one.
-    same_call = long.values is None and short.values is None and long.name != "normalised"
+    # The sinusoid's rows come from scheme_table blocks that ignore the total length:
+    # where both tables' blocks are the same call (offset, length), they are the same rows.
+    same_call = long.name == "sinusoidal"
     first_norm = float(np.einsum("ij,ij->", first, first))
 
     def distances_to(rows: np.ndarray, row: np.ndarray) -> np.ndarray:

@@ -61,9 +61,8 @@ def offer(name: str, fig: go.Figure | None = None, matrix=None, *, key: str | No
     popover = st.popover(
         t("common.download"), icon=":material/download:", help=t("common.download_help")
     )
-    columns = [popover] * 3
     if fig is not None:
-        columns[0].download_button(
+        popover.download_button(
             t("common.download_html"),
             data=lambda: figure_html(fig),
             file_name=f"{base}.html",
@@ -76,7 +75,7 @@ def offer(name: str, fig: go.Figure | None = None, matrix=None, *, key: str | No
         )
     if matrix is not None:
         get = matrix if callable(matrix) else (lambda: matrix)
-        columns[-2].download_button(
+        popover.download_button(
             "CSV",
             data=lambda: matrix_csv(get()),
             file_name=f"{base}.csv",
@@ -87,7 +86,7 @@ def offer(name: str, fig: go.Figure | None = None, matrix=None, *, key: str | No
             width="stretch",
             icon=":material/table:",
         )
-        columns[-1].download_button(
+        popover.download_button(
             ".npy",
             data=lambda: matrix_npy(get()),
             file_name=f"{base}.npy",
