@@ -98,13 +98,20 @@ def test_compare_views_use_the_three_score_formulas(args):
         assert got.residual == pytest.approx(toeplitz_residual(s, c.period), rel=1e-6, abs=1e-13)
 
 
+@pytest.mark.parametrize("cores", [1, 2, 4])
 @pytest.mark.parametrize(
     "args",
-    [(32, 1e4, 700, "random", "", 0), (16, 500.0, 300, "sentence", "to be or not to be", 3)],
-    ids=["random-700", "sentence-300"],
+    [
+        (32, 1e4, 700, "random", "", 0),
+        (16, 500.0, 300, "sentence", "to be or not to be", 3),
+        (8, 1e4, 100, "random", "", 1),  # one block: more threads than blocks
+    ],
+    ids=["random-700", "sentence-300", "random-100"],
 )
-def test_layout_check_equals_the_whole_matrices(args):
-    # Row blocks in shares per thread, reused buffers: the same maxima as whole matrices.
+def test_layout_check_equals_the_whole_matrices(args, cores, monkeypatch):
+    # Keys rotated and score rows checked in shares per thread, reused buffers: the
+    # same maxima as whole matrices, whatever the number of threads.
+    monkeypatch.setattr(data.os, "cpu_count", lambda: cores)
     head_dim, base, length = args[:3]
     check = data.layout_check.__wrapped__(*args)
     c = data.make_content(head_dim, length, *args[3:])
