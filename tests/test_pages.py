@@ -7,6 +7,8 @@ The counters of tried cases are printed at the end of the run (conftest summary)
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import tracemalloc
 
 import pytest
@@ -50,12 +52,41 @@ def test_page_runs_at_defaults_and_draws_a_chart(entry):
     assert not at.warning, [w.value for w in at.warning]
 
 
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record):
+        # The page runs in AppTest's script thread; the main thread is AppTest itself
+        # (it warns about its own missing script context).
+        if record.thread != threading.main_thread().ident:
+            self.records.append(record)
+
+
+@pytest.fixture
+def streamlit_warnings():
+    """Warnings Streamlit logs while a page script runs (e.g. a widget misused).
+
+    Streamlit's loggers do not propagate: the handler goes on each of them.
+    """
+    handler = _Records()
+    names = [n for n in logging.Logger.manager.loggerDict if n.split(".")[0] == "streamlit"]
+    loggers = [logging.getLogger(name) for name in names]
+    for logger in loggers:
+        logger.addHandler(handler)
+    yield handler.records
+    for logger in loggers:
+        logger.removeHandler(handler)
+
+
 @pytest.mark.parametrize(("entry", "tab", "opened"), PAGE_TABS, ids=PAGE_TAB_IDS)
 @pytest.mark.parametrize("which", ["min", "max"])
-def test_page_runs_with_every_setting_at_its_extreme(entry, tab, opened, which):
+def test_page_runs_with_every_setting_at_its_extreme(entry, tab, opened, which, streamlit_warnings):
     query = {s.key: extreme(s, which) for s in all_specs(entry) if s.key not in ("lang", "present")}
     at = run(entry, query | opened)
     assert not at.warning, [w.value for w in at.warning]
+    assert not streamlit_warnings, [r.getMessage() for r in streamlit_warnings]
     assert all(size <= MAX_CHART_BYTES for size in chart_sizes(at)), chart_sizes(at)
 
 

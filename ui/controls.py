@@ -231,7 +231,8 @@ def number(spec, label: str, help: str, *, container=st, **kwargs):
 
     Streamlit's integer box converts a bound URL value with ``int(float(text))``, which
     raises inside Streamlit for a 10 000-digit value (float infinity); a float box turns
-    it into an out-of-range value that Streamlit itself discards.
+    it into an out-of-range value that Streamlit itself discards. ``%.0f`` shows whole
+    numbers (``%d`` on a float box logs a warning with a stack trace on every rerun).
     """
     integer = isinstance(spec, IntParam)
     minimum = spec.minimum
@@ -248,7 +249,7 @@ def number(spec, label: str, help: str, *, container=st, **kwargs):
             step=float(spec.step) if integer else spec.step,
             key=spec.key,
             help=help,
-            **({"format": "%d"} if integer else {}),
+            **({"format": "%.0f"} if integer else {}),
             **initial,
             **kwargs,
         )
