@@ -121,6 +121,16 @@ def test_choosing_a_pair_magnifies_its_block():
     assert f"{np.cos(3 * omega):.6f}" in block_tex(at)
 
 
+def test_a_typed_fraction_in_a_whole_number_box_is_reset_with_a_notice():
+    at = open_page(tab="matrix")
+    at.number_input(key="rot_pair").set_value(3.7).run()
+    assert not at.exception
+    notice = " ".join(w.value for w in at.warning)
+    assert "not valid (in the link or as typed)" in notice and "rot_pair" in notice
+    assert at.number_input(key="rot_pair").value == 0
+    assert markdown(at, "**Pair 0")
+
+
 def test_a_pair_beyond_d_model_shows_the_last_pair_with_a_notice():
     at = open_page({"d_model": "8", "rot_pair": "100"}, tab="matrix")
     assert any("Pair 100 does not exist" in i.value for i in at.info)

@@ -7,7 +7,7 @@ TEXTS = {
     "common.d_model_help": "Number of dimensions per position, even, 2 to 4096. Kept in the URL as d_model.",
     "common.base": "Base n (base)",
     "common.base_help": "The 10000 of the paper: ωᵢ = n^(−2i/d). Any finite number > 1. Kept in the URL as base.",
-    "common.notice_header": "Some settings in the link were not valid and were ignored (defaults used instead):",
+    "common.notice_header": "Some settings were not valid (in the link or as typed) and were reset to their defaults:",
     "common.notice_unknown": "'{name}' is not a setting of this page; ignored",
     "common.downsampled": "Showing block means: {rows} × {cols} cells stand for the {n_rows} × {n_cols} matrix (one cell = {row_step} × {col_step} entries).",
     "common.position": "position",

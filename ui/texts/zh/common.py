@@ -7,7 +7,7 @@ TEXTS = {
     "common.d_model_help": "每个位置的维数，偶数，2 到 4096。保存在网址参数 d_model 中。",
     "common.base": "底数 n (base)",
     "common.base_help": "论文中的 10000：ωᵢ = n^(−2i/d)。任意大于 1 的有限数。保存在网址参数 base 中。",
-    "common.notice_header": "链接中的部分设置无效，已忽略（改用默认值）：",
+    "common.notice_header": "部分设置无效（链接中或输入的值），已改用默认值：",
     "common.notice_unknown": "“{name}” 不是本页的设置，已忽略",
     "common.downsampled": "显示块平均：{rows} × {cols} 个格子代表 {n_rows} × {n_cols} 的矩阵（每格 = {row_step} × {col_step} 个元素）。",
     "common.position": "位置",
