@@ -4,7 +4,11 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import run_page
 
+from ui import params
+from ui.specs import rope as rope_specs
+from ui.specs import wavelengths as wl_specs
 from ui.texts import LANGUAGES, catalogue, text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,3 +53,47 @@ def test_chinese_texts_are_chinese():
 def test_unknown_language_is_rejected():
     with pytest.raises(ValueError, match="lang"):
         text("fr", "home.title")
+
+
+BAD_VALUES = [  # (spec, raw): one per way a setting can be wrong
+    (params.SEQ_LEN, "abc"),
+    (params.SEQ_LEN, "2.5"),
+    (params.SEQ_LEN, "9000"),
+    (params.D_MODEL, "7"),
+    (params.BASE, "1"),
+    (params.LANG, "fr"),
+    (params.PRESENT, "maybe"),
+    (rope_specs.TEXT, "x" * 1000),
+    (wl_specs.DIMS, ""),
+    (wl_specs.DIMS, "-1"),
+    (wl_specs.DIMS, ",".join(str(i) for i in range(13))),
+]
+
+
+@pytest.mark.parametrize(("spec", "raw"), BAD_VALUES, ids=lambda v: str(v)[:12])
+def test_every_invalid_setting_can_be_said_in_both_languages(spec, raw):
+    with pytest.raises(params.ParamError) as caught:
+        spec.parse(raw)
+    error = caught.value
+    assert str(error) == text("en", f"param.{error.code}", **error.fields)
+    said = text("zh", f"param.{error.code}", **error.fields)
+    assert spec.key in said and re.search(r"[\u4e00-\u9fff]", said), said
+
+
+def test_every_param_text_is_raised_by_some_bad_value():
+    raised = set()
+    for spec, raw in BAD_VALUES:
+        try:
+            spec.parse(raw)
+        except params.ParamError as error:
+            raised.add(error.code)
+    assert raised == {k.removeprefix("param.") for k in catalogue("en") if k.startswith("param.")}
+
+
+@pytest.mark.parametrize(
+    ("lang", "fragment"), [("en", "'3.7' is not a whole number"), ("zh", "“3.7” 不是整数")]
+)
+def test_a_bad_link_value_is_explained_in_the_pages_language(lang, fragment):
+    at = run_page("4_Rotation.py", {"lang": lang, "rot_pair": "3.7"})
+    notice = " ".join(w.value for w in at.warning)
+    assert f"rot_pair{'：' if lang == 'zh' else ':'}" in notice and fragment in notice, notice

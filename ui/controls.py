@@ -27,6 +27,7 @@ from ui.params import (
     BoolParam,
     ChoiceParam,
     IntParam,
+    ParamError,
 )
 from ui.texts import text
 
@@ -66,9 +67,16 @@ def check_query_params(specs: Iterable, raw: dict[str, str]) -> list[str]:
         try:
             spec.parse(value)
         except ValueError as error:
-            problems.append(str(error))
+            problems.append(say(error))
             _drop(key)
     return problems
+
+
+def say(error: ValueError) -> str:
+    """What is wrong with a setting, in the reader's language."""
+    if isinstance(error, ParamError):
+        return t(f"param.{error.code}", **error.fields)
+    return str(error)
 
 
 def _drop(key: str) -> None:
@@ -201,10 +209,8 @@ def _checked(spec, draw: Callable[[dict], object]):
     except ValueError as error:
         fixes[spec.key] = spec.default
         pending = st.session_state.get(_PENDING, [])
-        st.session_state[_NOTICES] = [
-            *pending,
-            *([str(error)] if str(error) not in pending else []),
-        ]
+        message = say(error)
+        st.session_state[_NOTICES] = [*pending, *([message] if message not in pending else [])]
         st.rerun()
     _sync_url(spec, value)
     return value

@@ -9,6 +9,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ui.texts import text
+
+
+class ParamError(ValueError):
+    """A value that breaks its spec.
+
+    ``str(error)`` is the English message; ``code`` and ``fields`` let the UI say it in
+    the reader's language (text ``param.<code>``, ``ui.controls.say``).
+    """
+
+    def __init__(self, code: str, **fields):
+        self.code, self.fields = code, fields
+        super().__init__(text("en", f"param.{code}", **fields))
+
 
 @dataclass(frozen=True)
 class IntParam:
@@ -22,14 +36,14 @@ class IntParam:
         try:
             value = float(raw)
         except ValueError:
-            raise ValueError(f"{self.key}: '{_short(raw)}' is not a number") from None
+            raise ParamError("not_number", name=self.key, raw=_short(raw)) from None
         if not math.isfinite(value) or not value.is_integer():
-            raise ValueError(f"{self.key}: '{_short(raw)}' is not a whole number")
+            raise ParamError("not_whole", name=self.key, raw=_short(raw))
         value = int(value)
         if not self.minimum <= value <= self.maximum:
-            raise ValueError(f"{self.key}: {value} is outside {self.minimum}..{self.maximum}")
+            raise ParamError("outside", name=self.key, raw=value, **interval(self))
         if (value - self.minimum) % self.step:
-            raise ValueError(f"{self.key}: {value} is not a multiple of {self.step}")
+            raise ParamError("not_step", name=self.key, raw=value, step=self.step)
         return value
 
 
@@ -46,13 +60,10 @@ class FloatParam:
         try:
             value = float(raw)
         except ValueError:
-            raise ValueError(f"{self.key}: '{_short(raw)}' is not a number") from None
+            raise ParamError("not_number", name=self.key, raw=_short(raw)) from None
         low_ok = value > self.minimum if self.exclusive_minimum else value >= self.minimum
         if not math.isfinite(value) or not low_ok or value > self.maximum:
-            bracket = "(" if self.exclusive_minimum else "["
-            raise ValueError(
-                f"{self.key}: {_short(raw)} is outside {bracket}{self.minimum:g}, {self.maximum:g}]"
-            )
+            raise ParamError("outside", name=self.key, raw=_short(raw), **interval(self))
         return value
 
 
@@ -64,7 +75,9 @@ class ChoiceParam:
 
     def parse(self, raw: str) -> str:
         if raw not in self.options:
-            raise ValueError(f"{self.key}: '{_short(raw)}' is not one of {', '.join(self.options)}")
+            raise ParamError(
+                "not_option", name=self.key, raw=_short(raw), options=", ".join(self.options)
+            )
         return raw
 
 
@@ -78,7 +91,7 @@ class BoolParam:
             return True
         if raw.lower() in ("false", "0"):
             return False
-        raise ValueError(f"{self.key}: '{_short(raw)}' is not true or false")
+        raise ParamError("not_bool", name=self.key, raw=_short(raw))
 
 
 @dataclass(frozen=True)
@@ -89,12 +102,18 @@ class TextParam:
 
     def parse(self, raw: str) -> str:
         if len(raw) > self.max_chars:
-            raise ValueError(f"{self.key}: text longer than {self.max_chars} characters")
+            raise ParamError("too_long", name=self.key, max_chars=self.max_chars)
         return raw
 
 
 def _short(raw: str, limit: int = 40) -> str:
     return raw if len(raw) <= limit else raw[:limit] + "…"
+
+
+def interval(spec) -> dict[str, str]:
+    """``low`` and ``high`` of a float range in interval notation: ``(1, 1e+09]``."""
+    bracket = "(" if getattr(spec, "exclusive_minimum", False) else "["
+    return {"low": f"{bracket}{spec.minimum:g}", "high": f"{spec.maximum:g}]"}
 
 
 # The shared controls (issue #2): exactly these keys, limits defined once.

@@ -6,7 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ui.params import BASE, ChoiceParam, IntParam, TextParam
+from ui.params import BASE, ChoiceParam, IntParam, ParamError, TextParam, interval
 from ui.specs import tab_param
 
 _SEPARATORS = re.compile(r"[,，]")
@@ -20,9 +20,9 @@ class NumberListParam(TextParam):
 
     ``parse`` checks the text and returns it unchanged (the ``TextParam`` contract, so
     share links carry the text as typed); ``values`` returns the numbers as a tuple
-    (duplicates dropped, order kept). Both raise ``ValueError`` naming the key and
-    what is wrong. ASCII and full-width commas separate; spaces around a value are
-    ignored.
+    (duplicates dropped, order kept). Both raise ``ParamError`` (a ``ValueError``)
+    naming the key and what is wrong. ASCII and full-width commas separate; spaces
+    around a value are ignored.
     """
 
     integers: bool = True
@@ -42,14 +42,16 @@ class NumberListParam(TextParam):
         if tokens == [""]:
             if self.allow_empty:
                 return ()
-            raise ValueError(f"{self.key}: give at least one value")
+            raise ParamError("list_empty", name=self.key)
         values: list = []
         for token in tokens:
             value = self._value(token)
             if value not in values:
                 values.append(value)
         if len(values) > self.max_count:
-            raise ValueError(f"{self.key}: at most {self.max_count} values, got {len(values)}")
+            raise ParamError(
+                "list_long", name=self.key, max_count=self.max_count, count=len(values)
+            )
         return tuple(values)
 
     def extreme(self, which: str) -> str:
@@ -63,15 +65,12 @@ class NumberListParam(TextParam):
         shown = token[:20] or "(empty)"
         pattern = _INT if self.integers else _FLOAT
         if not pattern.fullmatch(token):
-            kind = "a whole number >= 0" if self.integers else "a number"
-            raise ValueError(f"{self.key}: '{shown}' is not {kind}")
+            code = "not_count" if self.integers else "not_number"
+            raise ParamError(code, name=self.key, raw=shown)
         value = int(token) if self.integers else float(token)
         low_ok = value > self.minimum if self.exclusive_minimum else value >= self.minimum
         if not (math.isfinite(value) and low_ok and value <= self.maximum):
-            bracket = "(" if self.exclusive_minimum else "["
-            raise ValueError(
-                f"{self.key}: {shown} is outside {bracket}{self.minimum:g}, {self.maximum:g}]"
-            )
+            raise ParamError("outside", name=self.key, raw=shown, **interval(self))
         return value
 
 
