@@ -19,11 +19,12 @@ from conftest import decode, wait_for_app
 from streamlit.testing.v1 import AppTest
 
 import posenc
-from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT
+from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_frequencies
 from posenc.rotation import split_permutation
 from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import heatmap as spec
 from ui.specs.heatmap import MAX_TOKENS, PRESETS, TAB, TAB_NAMES
+from ui.texts import text
 
 NPZ = Path(__file__).resolve().parent / "peers" / "peer_values.npz"
 TIMEOUT = 240
@@ -281,10 +282,13 @@ def test_shared_sliders_and_base_drive_every_chart():
     np.testing.assert_allclose(decode(panels[1]["z"]), posenc.sinusoidal(9, 6, 50.0), atol=1e-6)
 
 
-def test_fairseq_at_d2_falls_back_to_the_paper_with_a_notice():
-    at = open_page({"d_model": 2, "hm_framework": "fairseq"}, tab="frameworks")
-    assert "d_model must be an even integer >= 4" in at.warning[0].value
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_fairseq_at_d2_falls_back_to_the_paper_with_a_notice(lang):
+    at = open_page({"d_model": 2, "hm_framework": "fairseq", "lang": lang}, tab="frameworks")
+    assert at.warning[0].value == text(lang, "heatmap.framework_unavailable", d_model=2)
     assert at.button(key="hm_fw_fairseq").disabled
+    with pytest.raises(ValueError, match="d_model"):  # the library's own refusal
+        framework_frequencies("fairseq", 2)
 
 
 @pytest.mark.parametrize(

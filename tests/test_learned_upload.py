@@ -10,6 +10,7 @@ import pytest
 from conftest import real_errors, wait_for_app
 
 from ui.learned import SIMILARITY_ROWS, learned_grid, learned_similarity
+from ui.texts import text
 
 
 def npy_bytes(array, **kwargs) -> bytes:
@@ -38,12 +39,13 @@ def test_learned_grid_colour_range_is_the_largest_entry():
 CHARTS = "[data-testid=stPlotlyChart]"
 
 
-def upload(page, server, name, data):
-    page.goto(server.url + "/Heatmap?seq_len=60&d_model=32")
+def upload(page, server, name, data, lang="en"):
+    page.goto(server.url + f"/Heatmap?seq_len=60&d_model=32&lang={lang}")
     wait_for_app(page)
     page.wait_for_selector(CHARTS)
     before = page.locator(f"{CHARTS}:visible").count()
-    page.get_by_role("button", name=re.compile("Compare with your embeddings")).click()
+    opener = {"en": "Compare with your embeddings", "zh": text("zh", "heatmap.upload_open")}
+    page.get_by_role("button", name=re.compile(opener[lang])).click()
     page.locator("input[type=file]").set_input_files(
         files=[{"name": name, "mimeType": "application/octet-stream", "buffer": data}]
     )
@@ -85,3 +87,13 @@ def test_a_bad_file_gets_a_message_and_changes_nothing(server, page, name, data,
     assert fragment.lower() in alert.inner_text().lower()
     assert page.locator(f"{CHARTS}:visible").count() == before
     assert page.locator("[data-testid=stException]").count() == 0
+
+
+@pytest.mark.browser
+def test_a_bad_file_is_explained_in_chinese_on_the_chinese_page(server, page):
+    before = upload(page, server, "cube.npy", npy_bytes(np.zeros((2, 2, 2))), lang="zh")
+    alert = page.locator("[data-testid=stSidebar] [data-testid=stAlert]")
+    alert.wait_for(timeout=60_000)
+    said = text("zh", "heatmap.npy_ndim", ndim=3, shape=(2, 2, 2))
+    assert text("zh", "heatmap.upload_error", error=said) in alert.inner_text()
+    assert page.locator(f"{CHARTS}:visible").count() == before

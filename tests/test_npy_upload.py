@@ -1,4 +1,5 @@
-"""ui.npy_upload: every kind of bad upload is refused with a ValueError saying why.
+"""ui.npy_upload: every kind of bad upload is refused with a ValueError saying why
+(a TextError: the page says it in its language).
 
 Files are built with numpy (``np.save`` / ``numpy.lib.format``); bytes are written by
 hand only where numpy refuses to make the hostile file.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import io
 import pickle
+import re
 import struct
 
 import numpy as np
@@ -15,6 +17,7 @@ import pytest
 from numpy.lib import format as npy_format
 
 from ui.npy_upload import load_position_embedding
+from ui.texts import TextError, catalogue, text
 
 
 def npy(array, **kwargs) -> bytes:
@@ -222,3 +225,45 @@ def test_unsupported_version_is_rejected():
     version_3 = npy_format.magic(3, 0) + data[len(npy_format.magic(1, 0)) :]
     with pytest.raises(ValueError, match=r"version 3\.0"):
         load_position_embedding(version_3)
+
+
+def _version_3() -> bytes:
+    data = npy(GOOD)
+    return npy_format.magic(3, 0) + data[len(npy_format.magic(1, 0)) :]
+
+
+def _nan() -> bytes:
+    bad = GOOD.copy()
+    bad[1, 2] = np.nan
+    return npy(bad)
+
+
+BAD_FILES = {  # text key -> a file that gets it
+    "heatmap.npy_too_large": lambda: npy(np.zeros((4096, 700))),
+    "heatmap.npy_not_npy": lambda: b"position,embedding\n0,0.5\n",
+    "heatmap.npy_magic": lambda: npy_format.MAGIC_PREFIX + b"\x01",
+    "heatmap.npy_version": _version_3,
+    "heatmap.npy_header": lambda: npy(GOOD)[:20],
+    "heatmap.npy_dtype": lambda: npy(np.zeros((2, 2), dtype=complex)),
+    "heatmap.npy_ndim": lambda: npy(np.zeros((2, 2, 2))),
+    "heatmap.npy_rows": lambda: npy(np.zeros((8193, 1), dtype=np.float32)),
+    "heatmap.npy_cols": lambda: npy(np.zeros((1, 4097), dtype=np.float32)),
+    "heatmap.npy_truncated": lambda: npy(GOOD)[:-5],
+    "heatmap.npy_trailing": lambda: npy(GOOD) + b"\x00" * 4,
+    "heatmap.npy_nonfinite": _nan,
+}
+
+
+@pytest.mark.parametrize("key", BAD_FILES)
+def test_every_refusal_can_be_said_in_both_languages(key):
+    with pytest.raises(TextError) as caught:
+        load_position_embedding(BAD_FILES[key]())
+    error = caught.value
+    assert error.key == key
+    assert str(error) == text("en", key, **error.fields)
+    assert re.search(r"[\u4e00-\u9fff]", text("zh", key, **error.fields))
+
+
+def test_every_refusal_text_has_a_file_that_gets_it():
+    keys = {k for k in catalogue("en") if k.startswith("heatmap.npy_")}
+    assert keys == set(BAD_FILES)

@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from ui import menu
-from ui.i18n import t
+from ui.i18n import say, t
 from ui.params import (
     BASE,
     CARRIED,
@@ -27,7 +27,6 @@ from ui.params import (
     BoolParam,
     ChoiceParam,
     IntParam,
-    ParamError,
 )
 from ui.texts import text
 
@@ -70,13 +69,6 @@ def check_query_params(specs: Iterable, raw: dict[str, str]) -> list[str]:
             problems.append(say(error))
             _drop(key)
     return problems
-
-
-def say(error: ValueError) -> str:
-    """What is wrong with a setting, in the reader's language."""
-    if isinstance(error, ParamError):
-        return t(f"param.{error.code}", **error.fields)
-    return str(error)
 
 
 def _drop(key: str) -> None:

@@ -11,7 +11,7 @@ import streamlit as st
 
 from ui.figures.common import Grid, downsample
 from ui.heatmap_data import gram_grid
-from ui.i18n import t
+from ui.i18n import say, t
 from ui.npy_upload import load_position_embedding
 
 # M M^T costs L^2 d multiply-adds: the similarity view uses at most this many rows.
@@ -38,7 +38,7 @@ def uploaded_embedding() -> np.ndarray | None:
     try:
         return _parse(upload.getvalue())
     except ValueError as error:
-        st.sidebar.error(t("heatmap.upload_error", error=str(error)), icon=":material/error:")
+        st.sidebar.error(t("heatmap.upload_error", error=say(error)), icon=":material/error:")
         return None
 
 

@@ -5,6 +5,7 @@ checked first, then the ``.npy`` magic and header are parsed here (numpy's heade
 reader evaluates literals only), the dtype, shape and exact data length are checked
 *before* any data is read, and the data is read with ``np.frombuffer``: nothing is
 ever unpickled. No Streamlit import here, so every rule is tested as a plain function.
+Errors are ``TextError`` (texts ``heatmap.npy_*``): the page says them in its language.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import warnings
 
 import numpy as np
 from numpy.lib import format as npy_format
+
+from ui.texts import TextError
 
 __all__ = ["load_position_embedding"]
 
@@ -72,34 +75,31 @@ def load_position_embedding(
         raise ValueError(f"expected the file's bytes, got {type(data).__name__}")
     data = bytes(data)
     if len(data) > max_bytes:
-        raise ValueError(f"file too large: {len(data):,} bytes; the limit is {max_bytes:,} bytes")
+        raise TextError("heatmap.npy_too_large", size=f"{len(data):,}", limit=f"{max_bytes:,}")
     if not data.startswith(npy_format.MAGIC_PREFIX):
-        raise ValueError("not a .npy file: it does not start with the .npy magic bytes")
+        raise TextError("heatmap.npy_not_npy")
 
     shape, fortran_order, dtype, offset = _read_header(data)
 
     if dtype.kind not in "fiu" or dtype.names is not None or dtype.subdtype is not None:
-        raise ValueError(
-            f"unsupported dtype {dtype!s}: only real float or integer arrays are accepted"
-            " (no object, complex, structured, bool, text or date arrays)"
-        )
+        raise TextError("heatmap.npy_dtype", dtype=str(dtype))
     if len(shape) != 2:
-        raise ValueError(
-            f"expected a 2-D matrix (positions, dimensions), got {len(shape)}-D shape {shape}"
-        )
+        raise TextError("heatmap.npy_ndim", ndim=len(shape), shape=shape)
     rows, cols = shape
     if not 1 <= rows <= max_rows:
-        raise ValueError(f"number of positions (rows) is {rows}; it must be 1 .. {max_rows}")
+        raise TextError("heatmap.npy_rows", rows=rows, limit=max_rows)
     if not 1 <= cols <= max_cols:
-        raise ValueError(f"number of dimensions (columns) is {cols}; it must be 1 .. {max_cols}")
+        raise TextError("heatmap.npy_cols", cols=cols, limit=max_cols)
 
     expected = math.prod(shape) * dtype.itemsize
     actual = len(data) - offset
     if actual != expected:
-        problem = "truncated" if actual < expected else "has trailing bytes"
-        raise ValueError(
-            f"file {problem}: shape {shape} of {dtype!s} needs {expected:,} data bytes,"
-            f" found {actual:,}"
+        raise TextError(
+            "heatmap.npy_truncated" if actual < expected else "heatmap.npy_trailing",
+            shape=shape,
+            dtype=str(dtype),
+            expected=f"{expected:,}",
+            actual=f"{actual:,}",
         )
 
     flat = np.frombuffer(data, dtype=dtype, count=rows * cols, offset=offset)
@@ -107,9 +107,7 @@ def load_position_embedding(
     if dtype.kind == "f" and not np.isfinite(matrix).all():
         n_nan = int(np.isnan(matrix).sum())
         n_inf = int(np.isinf(matrix).sum())
-        raise ValueError(
-            f"matrix has non-finite entries ({n_nan} NaN, {n_inf} infinite); all must be finite"
-        )
+        raise TextError("heatmap.npy_nonfinite", n_nan=n_nan, n_inf=n_inf)
     return np.array(matrix, dtype=np.float64, order="C")
 
 
@@ -119,12 +117,10 @@ def _read_header(data: bytes) -> tuple[tuple[int, ...], bool, np.dtype, int]:
     try:
         version = npy_format.read_magic(fp)
     except ValueError as error:
-        raise ValueError(f"not a .npy file: {error}") from None
+        raise TextError("heatmap.npy_magic", detail=_short(str(error))) from None
     reader = _HEADER_READERS.get(version)
     if reader is None:
-        raise ValueError(
-            f".npy format version {version[0]}.{version[1]} is not supported (use 1.0 or 2.0)"
-        )
+        raise TextError("heatmap.npy_version", version=f"{version[0]}.{version[1]}")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # Python 2 era headers warn on filtering
@@ -138,7 +134,7 @@ def _read_header(data: bytes) -> tuple[tuple[int, ...], bool, np.dtype, int]:
         UnicodeDecodeError,
         struct.error,
     ) as error:
-        raise ValueError(f"invalid .npy header: {_short(str(error))}") from None
+        raise TextError("heatmap.npy_header", detail=_short(str(error))) from None
     return tuple(shape), bool(fortran_order), dtype, fp.tell()
 
 

@@ -9,19 +9,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ui.texts import text
+from ui.texts import TextError
 
 
-class ParamError(ValueError):
-    """A value that breaks its spec.
-
-    ``str(error)`` is the English message; ``code`` and ``fields`` let the UI say it in
-    the reader's language (text ``param.<code>``, ``ui.controls.say``).
-    """
+class ParamError(TextError):
+    """A value that breaks its spec (text ``param.<code>``)."""
 
     def __init__(self, code: str, **fields):
-        self.code, self.fields = code, fields
-        super().__init__(text("en", f"param.{code}", **fields))
+        self.code = code
+        super().__init__(f"param.{code}", **fields)
 
 
 @dataclass(frozen=True)

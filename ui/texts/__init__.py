@@ -34,3 +34,12 @@ def text(lang: str, key: str, **values) -> str:
     """The text ``key`` in ``lang``, formatted with ``values``."""
     template = catalogue(lang)[key]
     return template.format(**values) if values else template
+
+
+class TextError(ValueError):
+    """A ``ValueError`` whose message is a text: ``str()`` is English; ``key`` and
+    ``fields`` let the UI say it in the reader's language (``ui.i18n.say``)."""
+
+    def __init__(self, key: str, **fields):
+        self.key, self.fields = key, fields
+        super().__init__(text("en", key, **fields))
