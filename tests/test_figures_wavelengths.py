@@ -98,6 +98,9 @@ def test_seed_003_curves_are_dims_4_to_7_of_the_d20_table_over_100_positions():
     assert [t.name for t in fig.data] == ["dim 4", "dim 5", "dim 6", "dim 7"]
     for trace, dim in zip(fig.data, dims, strict=True):
         np.testing.assert_allclose(y_of(trace), table[:, dim], atol=1e-7)
+    zh = figs.curves_figure(positions, values, dims, lambda key, **v: text("zh", key, **v))
+    assert [t.hovertemplate.split("<br>")[0] for t in zh.data] == [t.name for t in zh.data]
+    assert zh.data[0].name == "第 4 维"
 
 
 def test_seed_004_panels_are_the_sines_of_pairs_0_to_99_at_k_0_4_8_12():

@@ -136,14 +136,15 @@ def curves_figure(
     """Columns ``PE[:, j]`` over positions, one line per chosen dimension j (seed 003)."""
     fig = go.Figure()
     for k, dim in enumerate(dims):
+        name = tr("wavelengths.series_dim", dim=dim)
         fig.add_trace(
             go.Scatter(
                 x=positions,
                 y=values[:, k].astype(np.float32),  # display only: half the payload
                 mode="lines",
-                name=tr("wavelengths.series_dim", dim=dim),
+                name=name,
                 line=dict(color=PALETTE[k % len(PALETTE)] if len(dims) <= len(PALETTE) else None),
-                hovertemplate=f"dim {dim}<br>p=%{{x}}<br>%{{y:.6f}}<extra></extra>",
+                hovertemplate=f"{name}<br>p=%{{x}}<br>%{{y:.6f}}<extra></extra>",
             )
         )
     fig.update_xaxes(title=tr("common.position"))
