@@ -209,44 +209,45 @@ def layout_check(head_dim, base, length, kind, text, seed) -> dict[str, float]:
     workers = min(os.cpu_count() or 1, _MAX_WORKERS)
     starts = list(range(0, length, _LAYOUT_ROWS))
     shares = np.linspace(0, len(starts), workers + 1).round().astype(int)
-    # Rotated keys: interleaved, split on permuted dimensions, split; each thread
-    # rotates its share of the rows (a serial rotation of all keys took 1/5 of the check).
-    rk = np.empty((3, length, head_dim))
     bounds = [*starts, length]
+    # (interleaved, split on permuted dimensions, split) x (q, k), rotated first, each
+    # thread a share of the rows. q and k of one row share its angles, so one `rope`
+    # call per layout serves both (one cos / sin table instead of two).
+    rotated = np.empty((3, 2, length, head_dim))
 
-    def rotate_keys(first: int, last: int) -> None:
-        rows = slice(bounds[first], bounds[last])
-        k, at = c.k[rows], np.arange(length)[rows]
-        rk[0, rows] = posenc.rope(k, at, base, layout="interleaved")
-        rk[1:, rows] = posenc.rope(np.stack([k[:, perm], k]), at, base, layout="split")
+    def rotate(first: int, last: int) -> float:
+        worst = 0.0
+        for start, stop in zip(bounds[first:last], bounds[first + 1 : last + 1], strict=True):
+            q, k, at = c.q[start:stop], c.k[start:stop], np.arange(start, stop)
+            both = posenc.rope(np.stack([q, k]), at, base, layout="interleaved")
+            split = posenc.rope(np.stack([q[:, perm], k[:, perm], q, k]), at, base, layout="split")
+            rotated[0, :, start:stop] = both
+            rotated[1:, :, start:stop] = split.reshape(2, 2, stop - start, head_dim)
+            worst = max(worst, float(np.abs(both[0][:, perm] - split[0]).max()))
+        return worst
+
+    (rq_i, rk_i), (rq_s, rk_s), (rq_u, rk_u) = rotated
+
+    def share(first: int, last: int) -> list[float]:
+        # One pair of score buffers per thread, reused by its blocks (fresh 8 MB
+        # arrays cost page faults each time: about 10 % of the check).
+        s_i = np.empty((_LAYOUT_ROWS, length))
+        other = np.empty_like(s_i)
+        worst = [0.0, 0.0]
+        for start, stop in zip(bounds[first:last], bounds[first + 1 : last + 1], strict=True):
+            rows = slice(start, stop)
+            np.matmul(rq_i[rows], rk_i.T, out=s_i[: stop - start])
+            for i, (rq, rk) in enumerate(((rq_s, rk_s), (rq_u, rk_u))):
+                out = other[: stop - start]
+                np.matmul(rq[rows], rk.T, out=out)
+                np.subtract(out, s_i[: stop - start], out=out)
+                worst[i] = max(worst[i], float(out.max()), -float(out.min()))
+        return worst
 
     with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(rotate_keys, shares[:-1], shares[1:]))
-        rk_i, rk_s, rk_u = rk
-
-        def share(first: int, last: int) -> list[float]:
-            # One pair of score buffers per thread, reused by its blocks (fresh 8 MB
-            # arrays cost page faults each time: about 10 % of the check).
-            s_i = np.empty((_LAYOUT_ROWS, length))
-            other = np.empty_like(s_i)
-            worst = [0.0, 0.0, 0.0]
-            for start in starts[first:last]:
-                rows = np.arange(start, min(start + _LAYOUT_ROWS, length))
-                q = c.q[rows]
-                rq_i = posenc.rope(q, rows, base, layout="interleaved")
-                rq_s, rq_u = posenc.rope(np.stack([q[:, perm], q]), rows, base, layout="split")
-                np.matmul(rq_i, rk_i.T, out=s_i[: rows.size])
-                for i, (rq, keys) in enumerate(((rq_s, rk_s), (rq_u, rk_u))):
-                    out = other[: rows.size]
-                    np.matmul(rq, keys.T, out=out)
-                    np.subtract(out, s_i[: rows.size], out=out)
-                    worst[i] = max(worst[i], float(out.max()), -float(out.min()))
-                worst[2] = max(worst[2], float(np.abs(rq_i[:, perm] - rq_s).max()))
-            return worst
-
-        found = list(pool.map(share, shares[:-1], shares[1:]))
-    permuted, unpermuted, vectors = np.max(found, axis=0).tolist()
-    return {"permuted": permuted, "unpermuted": unpermuted, "vectors": vectors}
+        vectors = max(pool.map(rotate, shares[:-1], shares[1:]))
+        permuted, unpermuted = np.max(list(pool.map(share, shares[:-1], shares[1:])), axis=0)
+    return {"permuted": float(permuted), "unpermuted": float(unpermuted), "vectors": vectors}
 
 
 def decay_distances(length: int) -> np.ndarray:
