@@ -162,7 +162,9 @@ with tabs["layouts"]:
         for col, key in zip(st.columns(3), ("permuted", "vectors", "unpermuted"), strict=True):
             tip = t(f"rope.check_{key}_help")
             col.metric(t(f"rope.check_{key}"), f"{check[key]:.2e}", help=tip)
-        st.caption(t("rope.layout_notice", n=length))
+        st.caption(t("rope.layout_notice", rows=check["rows"], n=length))
+        if check["step"] > 1:
+            st.caption(t("rope.layout_sampled", step=check["step"], rows=check["rows"], n=length))
         export.offer("rope_layouts", fig)
 
 with tabs["extension"]:

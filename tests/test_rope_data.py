@@ -98,6 +98,7 @@ def test_compare_views_use_the_three_score_formulas(args):
         assert got.residual == pytest.approx(toeplitz_residual(s, c.period), rel=1e-6, abs=1e-13)
 
 
+@pytest.mark.parametrize("work", [data.LAYOUT_WORK, 2**18], ids=["all-rows", "capped"])
 @pytest.mark.parametrize("cores", [1, 2, 4])
 @pytest.mark.parametrize(
     "args",
@@ -108,19 +109,32 @@ def test_compare_views_use_the_three_score_formulas(args):
     ],
     ids=["random-700", "sentence-300", "random-100"],
 )
-def test_layout_check_equals_the_whole_matrices(args, cores, monkeypatch):
-    # Keys rotated and score rows checked in shares per thread, reused buffers: the
-    # same maxima as whole matrices, whatever the number of threads.
+def test_layout_check_equals_the_whole_matrices(args, cores, work, monkeypatch):
+    # Vectors rotated and score rows checked in shares per thread, reused buffers: the
+    # same maxima as whole matrices (on every step-th query row when capped), whatever
+    # the number of threads.
     monkeypatch.setattr(data.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(data, "LAYOUT_WORK", work)
     head_dim, base, length = args[:3]
     check = data.layout_check.__wrapped__(*args)
+    step = check["step"]
+    assert step == max(1, -(-length * length * head_dim // work))
+    assert check["rows"] == len(range(0, length, step))
     c = data.make_content(head_dim, length, *args[3:])
     perm = posenc.split_permutation(head_dim)
-    s_i = posenc.rope_scores(c.q, c.k, base=base, layout="interleaved")
-    s_s = posenc.rope_scores(c.q[:, perm], c.k[:, perm], base=base, layout="split")
-    s_u = posenc.rope_scores(c.q, c.k, base=base, layout="split")
+    s_i = posenc.rope_scores(c.q, c.k, base=base, layout="interleaved")[::step]
+    s_s = posenc.rope_scores(c.q[:, perm], c.k[:, perm], base=base, layout="split")[::step]
+    s_u = posenc.rope_scores(c.q, c.k, base=base, layout="split")[::step]
     rq_i = posenc.rope(c.q, base=base, layout="interleaved")
     rq_s = posenc.rope(c.q[:, perm], base=base, layout="split")
     assert check["unpermuted"] == pytest.approx(float(np.abs(s_u - s_i).max()), rel=1e-12)
     assert check["permuted"] == pytest.approx(float(np.abs(s_s - s_i).max()), abs=1e-12)
     assert check["vectors"] == float(np.abs(rq_i[:, perm] - rq_s).max())
+
+
+@pytest.mark.parametrize(
+    ("head_dim", "length", "step"),
+    [(256, 4096, 2), (128, 4096, 1), (256, 2896, 1), (256, 2897, 2), (64, 256, 1), (4, 2, 1)],
+)
+def test_layout_check_steps_only_at_the_top_of_the_range(head_dim, length, step):
+    assert data.layout_step(head_dim, length) == step

@@ -149,6 +149,17 @@ def test_layouts_agree_after_the_permutation_and_not_before():
     at = open_page(SMALL, tab="layouts")
     permuted, vectors, unpermuted = (float(v) for v in metric_values(at))
     assert permuted < 1e-12 and vectors == 0.0 and unpermuted > 0.1
+    assert not [c for c in at.caption if "query positions 0, " in c.value]  # all 24 rows
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_layout_check_at_the_largest_size_says_which_rows_it_checked(lang):
+    at = open_page({"rope_len": "4096", "rope_head_dim": "256"}, lang=lang, tab="layouts")
+    permuted, vectors, unpermuted = (float(v) for v in metric_values(at))
+    assert permuted < 1e-11 and vectors == 0.0 and unpermuted > 1.0
+    said = text(lang, "rope.layout_sampled", step=2, rows=2048, n=4096)
+    assert said in [c.value for c in at.caption]
+    assert text(lang, "rope.layout_notice", rows=2048, n=4096) in [c.value for c in at.caption]
 
 
 def test_pair_angle_measured_equals_the_predicted_angle():

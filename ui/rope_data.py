@@ -13,6 +13,7 @@ import os
 import re
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -41,6 +42,10 @@ _BLOCK_ROWS = 128
 # The layout check reuses two buffers per thread: there 256 rows measured fastest
 # (0.308 s at 4096 x 256 vs 0.333 s with 128 and 0.345 s with 1024).
 _LAYOUT_ROWS = 256
+# Multiply-adds per score product of the layout check: above, it checks every
+# `step`-th query row against all keys (at L = 4096, d = 256: every 2nd row, 0.27 s ->
+# 0.15 s; three exact products of all 4096^2 scores took 2/3 of a 3x-default rerun).
+LAYOUT_WORK = 2**31
 _MAX_WORKERS = 4
 # Longest evaluated context in the extension tab.
 MAX_CONTEXT = 4096
@@ -175,8 +180,7 @@ def rope_matrix(head_dim, base, length, layout, kind, text, seed, scale, view) -
 @st.cache_data(max_entries=8, show_spinner=False)
 def score_view(head_dim, base, length, layout, kind, text, seed, scale, view) -> ScoreView:
     c = make_content(head_dim, length, kind, text, seed)
-    rq = posenc.rope(c.q, base=base, layout=layout)
-    rk = posenc.rope(c.k, base=base, layout=layout)
+    rq, rk = posenc.rope(np.stack([c.q, c.k]), base=base, layout=layout)  # one cos / sin table
     return _score_view(rq, rk, c, head_dim, scale, view, MAX_SIDE)
 
 
@@ -189,10 +193,7 @@ def compare_views(head_dim, base, length, layout, kind, text, seed, scale) -> tu
     factors = {
         "none": (c.q, c.k),
         "additive": (c.q + pe_q, c.k + pe_k),  # posenc.additive_scores, by row blocks
-        "rope": (
-            posenc.rope(c.q, base=base, layout=layout),
-            posenc.rope(c.k, base=base, layout=layout),
-        ),
+        "rope": tuple(posenc.rope(np.stack([c.q, c.k]), base=base, layout=layout)),  # one table
     }
     views = [
         _score_view(left, right, c, head_dim, scale, "scores", COMPARE_SIDE)
@@ -201,23 +202,35 @@ def compare_views(head_dim, base, length, layout, kind, text, seed, scale) -> tu
     return tuple(views)
 
 
+def layout_step(head_dim: int, length: int) -> int:
+    """Query rows the layout check steps by: 1 (all) up to ``LAYOUT_WORK``."""
+    return max(1, math.ceil(length * length * head_dim / LAYOUT_WORK))
+
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def layout_check(head_dim, base, length, kind, text, seed) -> dict[str, float]:
-    """Interleaved vs split on permuted dimensions (and without permuting), row chunks."""
+    """Interleaved vs split on permuted dimensions (and without permuting): the rotated
+    vectors at every position, the scores of query rows ``0, step, 2 step, ...``
+    (``layout_step``) against every key, in row blocks on every core."""
     c = make_content(head_dim, length, kind, text, seed)
     perm = posenc.split_permutation(head_dim)
     workers = min(os.cpu_count() or 1, _MAX_WORKERS)
-    starts = list(range(0, length, _LAYOUT_ROWS))
-    shares = np.linspace(0, len(starts), workers + 1).round().astype(int)
-    bounds = [*starts, length]
+    step = layout_step(head_dim, length)
+
+    def shares(rows: int) -> list[tuple[int, int]]:
+        """Blocks of `_LAYOUT_ROWS` of `rows` rows, one contiguous share per thread."""
+        bounds = [*range(0, rows, _LAYOUT_ROWS), rows]
+        cuts = np.linspace(0, len(bounds) - 1, workers + 1).round().astype(int)
+        return [list(pairwise(bounds[a : b + 1])) for a, b in pairwise(cuts)]
+
     # (interleaved, split on permuted dimensions, split) x (q, k), rotated first, each
     # thread a share of the rows. q and k of one row share its angles, so one `rope`
     # call per layout serves both (one cos / sin table instead of two).
     rotated = np.empty((3, 2, length, head_dim))
 
-    def rotate(first: int, last: int) -> float:
+    def rotate(blocks: list[tuple[int, int]]) -> float:
         worst = 0.0
-        for start, stop in zip(bounds[first:last], bounds[first + 1 : last + 1], strict=True):
+        for start, stop in blocks:
             q, k, at = c.q[start:stop], c.k[start:stop], np.arange(start, stop)
             both = posenc.rope(np.stack([q, k]), at, base, layout="interleaved")
             split = posenc.rope(np.stack([q[:, perm], k[:, perm], q, k]), at, base, layout="split")
@@ -227,14 +240,15 @@ def layout_check(head_dim, base, length, kind, text, seed) -> dict[str, float]:
         return worst
 
     (rq_i, rk_i), (rq_s, rk_s), (rq_u, rk_u) = rotated
+    rq_i, rq_s, rq_u = rq_i[::step], rq_s[::step], rq_u[::step]
 
-    def share(first: int, last: int) -> list[float]:
+    def scores(blocks: list[tuple[int, int]]) -> list[float]:
         # One pair of score buffers per thread, reused by its blocks (fresh 8 MB
         # arrays cost page faults each time: about 10 % of the check).
         s_i = np.empty((_LAYOUT_ROWS, length))
         other = np.empty_like(s_i)
         worst = [0.0, 0.0]
-        for start, stop in zip(bounds[first:last], bounds[first + 1 : last + 1], strict=True):
+        for start, stop in blocks:
             rows = slice(start, stop)
             np.matmul(rq_i[rows], rk_i.T, out=s_i[: stop - start])
             for i, (rq, rk) in enumerate(((rq_s, rk_s), (rq_u, rk_u))):
@@ -245,9 +259,15 @@ def layout_check(head_dim, base, length, kind, text, seed) -> dict[str, float]:
         return worst
 
     with ThreadPoolExecutor(workers) as pool:
-        vectors = max(pool.map(rotate, shares[:-1], shares[1:]))
-        permuted, unpermuted = np.max(list(pool.map(share, shares[:-1], shares[1:])), axis=0)
-    return {"permuted": float(permuted), "unpermuted": float(unpermuted), "vectors": vectors}
+        vectors = max(pool.map(rotate, shares(length)))
+        permuted, unpermuted = np.max(list(pool.map(scores, shares(rq_i.shape[0]))), axis=0)
+    return {
+        "permuted": float(permuted),
+        "unpermuted": float(unpermuted),
+        "vectors": vectors,
+        "rows": rq_i.shape[0],
+        "step": step,
+    }
 
 
 def decay_distances(length: int) -> np.ndarray:
