@@ -208,7 +208,7 @@ def layout_step(head_dim: int, length: int) -> int:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def layout_check(head_dim, base, length, kind, text, seed) -> dict[str, float]:
+def layout_check(head_dim, base, length, kind, text, seed) -> dict[str, float | int]:
     """Interleaved vs split on permuted dimensions (and without permuting): the rotated
     vectors at every position, the scores of query rows ``0, step, 2 step, ...``
     (``layout_step``) against every key, in row blocks on every core."""
@@ -217,7 +217,7 @@ def layout_check(head_dim, base, length, kind, text, seed) -> dict[str, float]:
     workers = min(os.cpu_count() or 1, _MAX_WORKERS)
     step = layout_step(head_dim, length)
 
-    def shares(rows: int) -> list[tuple[int, int]]:
+    def shares(rows: int) -> list[list[tuple[int, int]]]:
         """Blocks of `_LAYOUT_ROWS` of `rows` rows, one contiguous share per thread."""
         bounds = [*range(0, rows, _LAYOUT_ROWS), rows]
         cuts = np.linspace(0, len(bounds) - 1, workers + 1).round().astype(int)
