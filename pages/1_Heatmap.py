@@ -56,10 +56,11 @@ with middle:
     group = controls.toggle(spec.GROUP, t("heatmap.group"), t("heatmap.group_help"))
 with right:
     framework = controls.choice(spec.FRAMEWORK, t("heatmap.framework"), t("heatmap.framework_help"))
-if framework == "fairseq" and d_model < 4:  # it divides by d/2 - 1
+try:  # posenc decides; only fairseq at d = 2 refuses (it divides by d/2 - 1)
+    omega = framework_frequencies(framework, d_model, base)
+except ValueError:
     st.warning(t("heatmap.framework_unavailable", d_model=d_model))
-    framework = "paper"
-omega = framework_frequencies(framework, d_model, base)
+    framework, omega = "paper", framework_frequencies("paper", d_model, base)
 order = data.column_order(d_model, layout, group)
 
 tabs = controls.lazy_tabs(spec.TAB, "heatmap", spec.TAB_NAMES)
