@@ -136,8 +136,22 @@ class Server:
 
 
 def start_server(port: int | None = None, extra_env: dict | None = None) -> Server:
-    """Start ``streamlit run app.py`` on loopback and wait for its health check."""
-    port = port or free_port()
+    """Start ``streamlit run app.py`` on loopback and wait for its health check.
+
+    A free port is only free when it is picked: if another process binds it first,
+    Streamlit exits at once, and (without an explicit ``port``) a new port is tried.
+    """
+    for _attempt in range(3):
+        chosen = port or free_port()
+        server = _start_once(chosen, extra_env)
+        if server is not None:
+            return server
+        if port:
+            break
+    raise RuntimeError(f"streamlit exited before its health check answered (port {chosen})")
+
+
+def _start_once(port: int, extra_env: dict | None) -> Server | None:
     env = {**os.environ, **(extra_env or {})}
     process = subprocess.Popen(
         [
@@ -162,9 +176,11 @@ def start_server(port: int | None = None, extra_env: dict | None = None) -> Serv
     )
     deadline = time.time() + 60
     while time.time() < deadline:
+        if process.poll() is not None:  # it could not bind the port, or crashed
+            return None
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
+                if r.status == 200 and process.poll() is None:
                     return Server(port, process)
         except OSError:
             time.sleep(0.3)
