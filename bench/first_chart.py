@@ -70,15 +70,23 @@ class BareServer:
 
     With ``page_url``, the same page is also ``pages/1_chart.py``, served at ``/chart``:
     the front end then probes ``/chart/_stcore/health`` first, as it does on every page
-    of the app (informational reference, not the target's).
+    of the app (informational reference, not the target's). ``source`` replaces the
+    page and ``link_pages`` adds empty pages ``pages/<i>_p<i>.py`` (i = 2, 3, ...) as
+    targets of ``st.page_link`` (``first_chart_parts.py``).
     """
 
-    def __init__(self, *, page_url: bool = False) -> None:
+    def __init__(
+        self, *, page_url: bool = False, source: str = BARE_PAGE, link_pages: int = 0
+    ) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="bare_streamlit_"))
-        (self.folder / "bare.py").write_text(BARE_PAGE)
+        (self.folder / "bare.py").write_text(source)
+        pages = self.folder / "pages"
+        if page_url or link_pages:
+            pages.mkdir()
         if page_url:
-            (self.folder / "pages").mkdir()
-            (self.folder / "pages" / "1_chart.py").write_text(BARE_PAGE)
+            (pages / "1_chart.py").write_text(source)
+        for i in range(2, 2 + link_pages):  # empty targets for st.page_link
+            (pages / f"{i}_p{i}.py").write_text("")
         config = ROOT / ".streamlit" / "config.toml"
         if config.exists():
             (self.folder / ".streamlit").mkdir()

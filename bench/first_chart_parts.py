@@ -1,0 +1,118 @@
+"""What one part of a page adds to the time to first chart (issue #7, explains first_chart.py).
+
+``python bench/first_chart_parts.py [--loads N] [--quick]``
+
+Each variant is the bare page of ``first_chart.py`` (one small Plotly chart) plus one
+kind of element, on its own server; loads take turns between all of them, one warm-up
+round first, exactly as in ``first_chart.py``. The report gives each variant's median
+and its cost, (variant - bare) / bare: the share of the 1.3x budget that part uses.
+"bare, second server" is the same page as the reference: its cost is the noise floor.
+
+What it showed (bench/README.md): the first element of a kind costs most (its
+JavaScript chunk is fetched and compiled), further ones little; a page URL costs the
+front end's failed ``/<page>/_stcore/health`` probe and a 100 ms retry timer.
+No exit status: it measures, it does not judge.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from first_chart import BARE_PAGE, BareServer, first_chart_ms  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
+HEAD, CHART = BARE_PAGE.rsplit("\n\n", 1)
+HEATMAP = """import numpy as np
+z = np.random.default_rng(0).standard_normal((256, 256)).astype(np.float32)
+st.plotly_chart(go.Figure(go.Heatmap(z=z, colorbar=dict(thickness=12))), width="stretch")
+"""
+# name -> (code before the chart, chart code, empty pages to link to)
+PARTS: dict[str, tuple[str, str, int]] = {
+    "bare, second server (noise floor)": ("", CHART, 0),
+    "1 slider": ("st.sidebar.slider('a', 0, 100, 50, help='h')\n", CHART, 0),
+    "3 sliders": (
+        "for i in range(3):\n    st.sidebar.slider(f'a{i}', 0, 100, 50, help='h')\n",
+        CHART,
+        0,
+    ),
+    "1 radio": ("st.sidebar.radio('r', ['a', 'b', 'c'], help='h')\n", CHART, 0),
+    "3 radios": (
+        "for i in range(3):\n    st.sidebar.radio(f'r{i}', ['a', 'b', 'c'], help='h')\n",
+        CHART,
+        0,
+    ),
+    "1 number box": ("st.sidebar.number_input('b', 1.0, 1e9, 1e4, help='h')\n", CHART, 0),
+    "1 checkbox": ("st.sidebar.checkbox('c', help='h')\n", CHART, 0),
+    "1 text box": ("st.sidebar.text_input('t', 'abc', help='h')\n", CHART, 0),
+    "6 page links": (
+        "for i in range(2, 8):\n    st.sidebar.page_link(f'pages/{i}_p{i}.py', label=f'p{i}')\n",
+        CHART,
+        6,
+    ),
+    "popover with a code block": (
+        "with st.sidebar.popover('link'):\n    st.code('http://x/?a=1', language=None)\n",
+        CHART,
+        0,
+    ),
+    "6 tabs": ("st.tabs(['a', 'b', 'c', 'd', 'e', 'f'])\n", CHART, 0),
+    "1 st.latex": ("st.latex(r'S = \\frac{\\langle q, k \\rangle}{\\sqrt d}')\n", CHART, 0),
+    "1 st.metric": ("st.metric('m', '1.2e-16', help='h')\n", CHART, 0),
+    "title + paragraph": ("st.title('Title')\nst.markdown('Some words. ' * 60)\n", CHART, 0),
+    "256 x 256 heatmap instead of the chart": ("", HEATMAP, 0),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=6, help="measured loads per variant")
+    parser.add_argument("--quick", action="store_true", help="2 measured loads per variant")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per load")
+    args = parser.parse_args(argv)
+    loads = 2 if args.quick else args.loads
+    servers: dict[str, BareServer] = {}
+    urls: dict[str, str] = {}
+    try:
+        servers["bare"] = BareServer()
+        urls["bare"] = servers["bare"].url + "/"
+        servers["page URL (/chart)"] = BareServer(page_url=True)
+        urls["page URL (/chart)"] = servers["page URL (/chart)"].url + "/chart"
+        for name, (before, chart, links) in PARTS.items():
+            source = f"{HEAD}\n\n{before}{chart}\n"
+            servers[name] = BareServer(source=source, link_pages=links)
+            urls[name] = servers[name].url + "/"
+        times: dict[str, list[float]] = {name: [] for name in urls}
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for round_ in range(loads + 1):  # round 0: warm-up
+                for name, url in urls.items():
+                    ms, exceptions, _ = first_chart_ms(browser, url, args.timeout * 1000)
+                    if exceptions:
+                        raise RuntimeError(f"{name}: {exceptions} exception(s) on screen")
+                    if round_:
+                        times[name].append(ms)
+                print(f"round {round_} done", flush=True)
+            browser.close()
+    finally:
+        for server in servers.values():
+            server.stop()
+    bare = statistics.median(times["bare"])
+    print(f"\n# first chart, median of {loads} cold loads; cost = (variant - bare) / bare")
+    print("| variant | median (ms) | cost (share of the 0.3x budget) |")
+    print("|---|---:|---:|")
+    for name, ts in times.items():
+        median = statistics.median(ts)
+        print(f"| {name} | {median:.0f} | {median / bare - 1:+.3f}x |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
