@@ -11,7 +11,7 @@ and its cost, (variant - bare) / bare: the share of the 1.3x budget that part us
 What it showed (bench/README.md): the first element of a kind costs most (its
 JavaScript chunk is fetched and compiled), further ones little; a page URL costs the
 front end's failed ``/<page>/_stcore/health`` probe and a 100 ms retry timer.
-No exit status: it measures, it does not judge.
+Exit status 0 whatever the costs (it measures, it does not judge); 1 without Chromium.
 """
 
 from __future__ import annotations
@@ -104,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per load")
     args = parser.parse_args(argv)
     loads = 2 if args.quick else args.loads
+    if not Path(CHROMIUM).exists():
+        print(f"{CHROMIUM} is missing: apt-get install -y chromium")
+        return 1
     servers: dict[str, BareServer] = {}
     urls: dict[str, str] = {}
     try:
