@@ -167,15 +167,28 @@ def first_chart_ms(browser, url: str, timeout_ms: float) -> tuple[float, int, li
     return elapsed, exceptions, errors
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--loads", type=int, default=7, help="measured loads per page")
-    parser.add_argument("--quick", action="store_true", help="2 measured loads per page")
+def options(argv: list[str] | None, doc: str, *, loads: int, unit: str) -> argparse.Namespace:
+    """``--loads/--quick/--timeout`` of the first-chart scripts; ``.loads`` is final."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=loads, help=f"measured loads per {unit}")
+    parser.add_argument("--quick", action="store_true", help=f"2 measured loads per {unit}")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per load")
     args = parser.parse_args(argv)
-    loads = 2 if args.quick else args.loads
-    if not Path(CHROMIUM).exists():
-        print(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    args.loads = 2 if args.quick else args.loads
+    return args
+
+
+def chromium_missing() -> bool:
+    if Path(CHROMIUM).exists():
+        return False
+    print(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = options(argv, __doc__, loads=7, unit="page")
+    loads = args.loads
+    if chromium_missing():
         return 1
 
     # "bare": the reference of the target; "bare page URL": the same page at /chart.

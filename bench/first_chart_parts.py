@@ -16,7 +16,6 @@ Exit status 0 whatever the costs (it measures, it does not judge); 1 without Chr
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from pathlib import Path
@@ -26,7 +25,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from first_chart import BARE_PAGE, BareServer, first_chart_ms  # noqa: E402
+from first_chart import (  # noqa: E402
+    BARE_PAGE,
+    BareServer,
+    chromium_missing,
+    first_chart_ms,
+    options,
+)
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -98,14 +103,9 @@ PARTS: dict[str, Part] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--loads", type=int, default=6, help="measured loads per variant")
-    parser.add_argument("--quick", action="store_true", help="2 measured loads per variant")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per load")
-    args = parser.parse_args(argv)
-    loads = 2 if args.quick else args.loads
-    if not Path(CHROMIUM).exists():
-        print(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    args = options(argv, __doc__, loads=6, unit="variant")
+    loads = args.loads
+    if chromium_missing():
         return 1
     servers: dict[str, BareServer] = {}
     urls: dict[str, str] = {}
