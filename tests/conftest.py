@@ -138,8 +138,10 @@ class Server:
 def start_server(port: int | None = None, extra_env: dict | None = None) -> Server:
     """Start ``streamlit run app.py`` on loopback and wait for its health check.
 
-    A free port is only free when it is picked: if another process binds it first,
-    Streamlit exits at once, and (without an explicit ``port``) a new port is tried.
+    A free port is only free when it is picked: another process (say a second test run's
+    server) may bind it first. Then the health check would be answered by that server
+    while ours fails to bind and exits, so the check only counts once our own process
+    listens on the port; without an explicit ``port`` a new one is tried.
     """
     for _attempt in range(3):
         chosen = port or free_port()
@@ -180,12 +182,37 @@ def _start_once(port: int, extra_env: dict | None) -> Server | None:
             return None
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.status == 200 and process.poll() is None:
+                if r.status == 200 and _listens(process.pid, port):
                     return Server(port, process)
         except OSError:
             time.sleep(0.3)
     process.kill()
     raise RuntimeError("streamlit did not start within 60 s")
+
+
+def _listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` has a listening TCP socket on ``port`` (Linux ``/proc``;
+    elsewhere assumed)."""
+    fds = Path(f"/proc/{pid}/fd")
+    if not Path("/proc/net/tcp").exists():
+        return True
+    inodes = set()
+    for fd in fds.iterdir() if fds.exists() else ():
+        try:
+            link = os.readlink(fd)
+        except OSError:  # closed meanwhile
+            continue
+        if link.startswith("socket:["):
+            inodes.add(link[len("socket:[") : -1])
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not Path(table).exists():
+            continue
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()  # sl local remote state ... uid timeout inode
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port and inode in inodes:
+                return True
+    return False
 
 
 def stop_server(server: Server) -> None:
