@@ -38,6 +38,7 @@ from tests.conftest import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
     free_port,
+    listens,
     start_server,
     stop_server,
 )
@@ -116,14 +117,16 @@ class BareServer:
             stderr=subprocess.DEVNULL,
         )
         deadline = time.time() + 60
-        while time.time() < deadline:
+        while time.time() < deadline and self.process.poll() is None:
             try:
                 with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2):
-                    return
+                    if listens(self.process.pid, self.port):  # not another server's answer
+                        return
             except OSError:
-                time.sleep(0.3)
+                pass
+            time.sleep(0.3)
         self.stop()
-        raise RuntimeError("bare streamlit server did not start within 60 s")
+        raise RuntimeError("bare streamlit server exited or did not answer within 60 s")
 
     def stop(self) -> None:
         self.process.terminate()

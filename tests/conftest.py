@@ -182,7 +182,7 @@ def _start_once(port: int, extra_env: dict | None) -> Server | None:
             return None
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.status == 200 and _listens(process.pid, port):
+                if r.status == 200 and listens(process.pid, port):
                     return Server(port, process)
         except OSError:
             time.sleep(0.3)
@@ -190,7 +190,7 @@ def _start_once(port: int, extra_env: dict | None) -> Server | None:
     raise RuntimeError("streamlit did not start within 60 s")
 
 
-def _listens(pid: int, port: int) -> bool:
+def listens(pid: int, port: int) -> bool:
     """Whether process ``pid`` has a listening TCP socket on ``port`` (Linux ``/proc``;
     elsewhere assumed)."""
     fds = Path(f"/proc/{pid}/fd")

@@ -55,7 +55,7 @@ def test_a_picked_port_held_by_another_server_is_replaced(other_server_port, mon
     server = start_server()
     try:
         assert server.port != other_server_port
-        assert conftest._listens(server.process.pid, server.port)
+        assert conftest.listens(server.process.pid, server.port)
     finally:
         stop_server(server)
 
