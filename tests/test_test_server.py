@@ -42,43 +42,27 @@ def other_server_port():
     server.server_close()
 
 
-def test_a_health_check_answered_by_another_server_does_not_count(other_server_port):
-    # Before, the other server's 200 made start_server return at once, and the tests
-    # then talked to whatever held the port (and timed out when it went away).
+# "taken_port": a silent listener; Streamlit exits when it cannot bind, and without the
+# liveness check this waited 60 s and then blamed a slow start. "other_server_port": a
+# server answering 200; before, its answer made start_server return at once, and the
+# tests then talked to whatever held the port (and timed out when it went away).
+HOLDERS = ["taken_port", "other_server_port"]
+
+
+@pytest.mark.parametrize("holder", HOLDERS)
+def test_a_port_held_by_another_program_is_reported_not_used(holder, request):
     with pytest.raises(RuntimeError, match="exited before its health check"):
-        start_server(other_server_port)
+        start_server(request.getfixturevalue(holder))
 
 
-def test_a_picked_port_held_by_another_server_is_replaced(other_server_port, monkeypatch):
-    picks = iter([other_server_port])
-    monkeypatch.setattr(conftest, "free_port", lambda: next(picks, None) or _free())
+@pytest.mark.parametrize("holder", HOLDERS)
+def test_a_picked_port_held_by_another_program_is_replaced(holder, request, monkeypatch):
+    held = request.getfixturevalue(holder)
+    picks, pick = iter([held]), conftest.free_port
+    monkeypatch.setattr(conftest, "free_port", lambda: next(picks, None) or pick())
     server = start_server()
     try:
-        assert server.port != other_server_port
+        assert server.port != held
         assert conftest.listens(server.process.pid, server.port)
     finally:
         stop_server(server)
-
-
-def test_a_taken_port_is_reported_as_such_not_waited_on(taken_port):
-    # Streamlit exits when it cannot bind; without the liveness check this waited 60 s
-    # on the silent listener and then blamed a slow start.
-    with pytest.raises(RuntimeError, match="exited before its health check"):
-        start_server(taken_port)
-
-
-def test_a_picked_port_taken_before_streamlit_binds_it_is_replaced(taken_port, monkeypatch):
-    picks = iter([taken_port])
-    monkeypatch.setattr(conftest, "free_port", lambda: next(picks, None) or _free())
-    server = start_server()
-    try:
-        assert server.port != taken_port
-        assert server.process.poll() is None
-    finally:
-        stop_server(server)
-
-
-def _free() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
