@@ -1,19 +1,21 @@
 """Every page: runs at defaults and at its extremes, keeps charts under budget, survives
-hostile URLs and random widget settings (hypothesis), and stays within its memory cap.
+hostile URLs, random widget settings and random sessions of widget moves (hypothesis), and
+stays within its memory cap.
 
 The counters of tried cases are printed at the end of the run (conftest summary).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import threading
 import tracemalloc
 
 import pytest
-from conftest import CASES, run_page
-from hypothesis import HealthCheck, given, settings
+from conftest import CASES, run_page, tab_label
+from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from pages_under_test import (
     CHARTLESS,
@@ -27,6 +29,7 @@ from pages_under_test import (
     open_tab,
     script,
     specs_of,
+    tab_spec,
 )
 
 from ui.figures.common import MAX_CHART_BYTES, TRACE_TYPES
@@ -184,6 +187,80 @@ def test_every_slider_and_number_widget_at_its_ends(entry, tab, opened):
                 at.get(kind)[index].set_value(value).run()
                 CASES["widget moves"] += 1
                 assert not at.exception, (widget.key, value, [e.message for e in at.exception])
+
+
+WALK_STEPS = 6
+WALK_KINDS = ("slider", "number_input", "radio", "checkbox", "text_input", "button")
+
+
+def _movable(widget, kind: str) -> bool:
+    """Whether a visitor can move ``widget``: enabled, and for sliders and number boxes
+    with numeric ends."""
+    if getattr(widget.proto, "disabled", False):
+        return False
+    if kind in ("slider", "number_input"):
+        ends = (widget.min, widget.max, widget.value)
+        return all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in ends)
+    return True
+
+
+def _move(data, widget, kind: str) -> str:
+    """Set ``widget`` (an AppTest element of ``kind``) as a user could; say what was done."""
+    if kind == "button":
+        widget.click()
+        return "click"
+    if kind == "checkbox":
+        value = not widget.value
+    elif kind == "radio":
+        value = data.draw(st.sampled_from(list(widget.options)))
+    elif kind == "text_input":
+        value = data.draw(st.text(max_size=widget.max_chars or 200))
+    else:  # slider or number box with numeric ends (range sliders are not used)
+        low, high, step = widget.min, widget.max, widget.step or 1
+        steps = int((high - low) // step)
+        value = low + step * data.draw(st.sampled_from([0, steps]) | st.integers(0, steps))
+        value = min(value, high)
+        if isinstance(widget.value, int):
+            value = int(value)
+    widget.set_value(value)
+    return repr(value)[:40]
+
+
+@pytest.mark.parametrize(("entry", "tab", "opened"), PAGE_TABS, ids=PAGE_TAB_IDS)
+def test_random_walks_over_the_widgets_never_raise(entry, tab, opened):
+    """A visitor's session: random widgets (the sidebar's included) moved one after the
+    other, with a rerun after each, and other tabs opened on the way. The URL sweeps above
+    start every run fresh; this one keeps Session State between moves."""
+    spec = tab_spec(entry)
+    module = importlib.import_module(f"ui.specs.{entry.name}") if spec else None
+    names = list(module.TAB_NAMES) if spec else []
+
+    @settings(
+        max_examples=2,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(data=st.data())
+    def walk(data):
+        at = run(entry, opened)
+        for _ in range(WALK_STEPS):
+            kinds = [k for k in WALK_KINDS if any(_movable(w, k) for w in at.get(k))]
+            kind = data.draw(st.sampled_from(kinds + (["tab"] if names else [])))
+            if kind == "tab":
+                name = data.draw(st.sampled_from(names))
+                at.query_params[spec.key] = at.session_state[spec.key] = tab_label(module, name)
+                done = f"tab {name}"
+            else:
+                widgets = [w for w in at.get(kind) if _movable(w, kind)]
+                widget = widgets[data.draw(st.integers(0, len(widgets) - 1))]
+                done = f"{widget.key or widget.label} = {_move(data, widget, kind)}"
+            at.run()
+            CASES["walk steps"] += 1
+            note(done)
+            assert not at.exception, (done, [e.message for e in at.exception])
+
+    walk()
 
 
 def test_pages_declare_only_specs_with_help_texts():
