@@ -14,7 +14,7 @@ import threading
 import tracemalloc
 
 import pytest
-from conftest import CASES, run_page, tab_label
+from conftest import CASES, run_page, switch_tab
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from pages_under_test import (
@@ -249,16 +249,15 @@ def test_random_walks_over_the_widgets_never_raise(entry, tab, opened):
             kind = data.draw(st.sampled_from(kinds + (["tab"] if names else [])))
             if kind == "tab":
                 name = data.draw(st.sampled_from(names))
-                at.query_params[spec.key] = at.session_state[spec.key] = tab_label(module, name)
-                done = f"tab {name}"
+                note(f"open tab {name}")
+                switch_tab(at, module, name)  # reruns, fails on an exception
             else:
                 widgets = [w for w in at.get(kind) if _movable(w, kind)]
                 widget = widgets[data.draw(st.integers(0, len(widgets) - 1))]
-                done = f"{widget.key or widget.label} = {_move(data, widget, kind)}"
-            at.run()
+                note(f"{widget.key or widget.label} = {_move(data, widget, kind)}")
+                at.run()
+                assert not at.exception, [e.message for e in at.exception]
             CASES["walk steps"] += 1
-            note(done)
-            assert not at.exception, (done, [e.message for e in at.exception])
 
     walk()
 
