@@ -25,8 +25,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,8 +35,8 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tests.conftest import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
+    answers,
     free_port,
-    listens,
     start_server,
     stop_server,
 )
@@ -116,15 +114,11 @@ class BareServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        deadline = time.time() + 60
-        while time.time() < deadline and self.process.poll() is None:
-            try:
-                with urllib.request.urlopen(self.url + "/_stcore/health", timeout=2):
-                    if listens(self.process.pid, self.port):  # not another server's answer
-                        return
-            except OSError:
-                pass
-            time.sleep(0.3)
+        try:
+            if answers(self.process, self.port):
+                return
+        except TimeoutError:
+            pass
         self.stop()
         raise RuntimeError("bare streamlit server exited or did not answer within 60 s")
 

@@ -176,18 +176,30 @@ def _start_once(port: int, extra_env: dict | None) -> Server | None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.time() + 60
+    try:
+        return Server(port, process) if answers(process, port) else None
+    except TimeoutError:
+        process.kill()
+        raise RuntimeError("streamlit did not start within 60 s") from None
+
+
+def answers(process: subprocess.Popen, port: int, timeout: float = 60) -> bool:
+    """Wait until the Streamlit server ``process`` answers its health check on ``port``:
+    True then, False if the process exited first (it could not bind the port, or
+    crashed); ``TimeoutError`` after ``timeout`` seconds. An answer counts only once
+    ``process`` itself listens on the port, not another server that holds it."""
+    deadline = time.time() + timeout
     while time.time() < deadline:
-        if process.poll() is not None:  # it could not bind the port, or crashed
-            return None
+        if process.poll() is not None:
+            return False
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
                 if r.status == 200 and listens(process.pid, port):
-                    return Server(port, process)
+                    return True
         except OSError:
-            time.sleep(0.3)
-    process.kill()
-    raise RuntimeError("streamlit did not start within 60 s")
+            pass
+        time.sleep(0.3)
+    raise TimeoutError(f"no health answer on port {port} within {timeout:g} s")
 
 
 def listens(pid: int, port: int) -> bool:
