@@ -183,7 +183,8 @@ def loops_tab() -> None:
             export.offer(f"binary_loop_{kind}", fig, matrix=path)
     if shown < seq_len:
         st.info(t("binary.loop_capped", shown=shown, total=seq_len))
-    st.caption(t("binary.loop_notice"))
+    slowest = posenc.wavelengths(d_model, base)[-1]
+    st.caption(t("binary.loop_notice", wavelength=f"{slowest:,.0f}", base=f"{base:g}", d=d_model))
 
 
 def distance_tab() -> None:

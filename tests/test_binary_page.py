@@ -112,6 +112,15 @@ def test_gap_slider_moves_the_marked_pair():
     assert "No two positions are 60 apart" in captions(at)
 
 
+@pytest.mark.parametrize(("d_model", "shown"), [(128, "54,410"), (512, "60,611")])
+def test_loops_notice_gives_the_slowest_wavelength_of_the_settings(d_model, shown):
+    """2 pi n^((d-2)/d), not 2 pi n (62 832): 54 410 positions at the default d = 128."""
+    at = open_page({"seq_len": "20", "d_model": str(d_model)}, tab="loops")
+    slowest = 2 * np.pi * 10000 ** ((d_model - 2) / d_model)
+    assert float(shown.replace(",", "")) == pytest.approx(slowest, abs=0.5)
+    assert f"{shown} positions at n = 10000, d = {d_model}" in captions(at)
+
+
 @pytest.mark.parametrize("spec", specs.HIGH + specs.LOW, ids=lambda s: s.key)
 def test_each_frequency_input_redraws_its_3d_path(spec):
     at = open_page({"seq_len": "20"}, tab="loops")

@@ -27,7 +27,7 @@ TEXTS = {
     "heatmap.framework": "Formula as written by",
     "heatmap.framework_help": "Whose code computes the table: the paper, PyTorch in float32, TensorFlow, the older TensorFlow tutorial, tensor2tensor or fairseq. The Frameworks tab says what each changes. Kept in the URL as hm_framework.",
     "heatmap.framework_unavailable": "fairseq divides by d/2 − 1, so it needs d_model ≥ 4 (here {d_model}). Showing the paper's table instead.",
-    "heatmap.main_notice": "Notice: every value stays in [−1, 1]. The left columns (short wavelengths) change from row to row, the right ones (wavelengths up to 2π·n) hardly change: together they give every row its own pattern.",
+    "heatmap.main_notice": "Notice: every value stays in [−1, 1]. The left columns (short wavelengths) change from row to row, the right ones (wavelengths up to almost 2π·n) hardly change: together they give every row its own pattern.",
     "heatmap.grouped_notice": "Drawn as [sin | cos]: each half sweeps from fast (left) to slow (right) waves; the dotted line separates them.",
     "heatmap.mixed_hint": "Each displayed cell averages neighbouring sin and cos columns, which blurs the pattern: tick “Show as [all sin | all cos]” for a clean picture.",
     "heatmap.numbers": "The same table as numbers (shown when it is at most 32 × 32); with “I am a robot”, n = 100 and d = 4 these are the tutorial's printed values.",

@@ -27,7 +27,7 @@ TEXTS = {
     "heatmap.framework": "公式的写法来自",
     "heatmap.framework_help": "由谁的代码计算这张表：论文、float32 的 PyTorch、TensorFlow、旧版 TensorFlow 教程、tensor2tensor 或 fairseq。“各框架实现”页签说明了各自的改动。在网址中保存为 hm_framework。",
     "heatmap.framework_unavailable": "fairseq 要除以 d/2 − 1，因此需要 d_model ≥ 4（当前为 {d_model}）。改为显示论文的编码表。",
-    "heatmap.main_notice": "注意：所有数值都在 [−1, 1] 之内。左边的列（波长短）逐行变化，右边的列（波长可达 2π·n）几乎不变：合在一起，每一行都有自己独一无二的图案。",
+    "heatmap.main_notice": "注意：所有数值都在 [−1, 1] 之内。左边的列（波长短）逐行变化，右边的列（波长接近 2π·n）几乎不变：合在一起，每一行都有自己独一无二的图案。",
     "heatmap.grouped_notice": "按 [sin | cos] 显示：两半各自从快波（左）过渡到慢波（右），虚线是分界。",
     "heatmap.mixed_hint": "每个显示的格子把相邻的 sin 列和 cos 列平均在一起，图案因此变得模糊：勾选“按 [sin | cos] 分组显示”即可看到清晰的图。",
     "heatmap.numbers": "同一张表的数值（表不超过 32 × 32 时显示）；取 “I am a robot”、n = 100、d = 4 时，正是教程中打印出的数值。",
