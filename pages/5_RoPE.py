@@ -31,6 +31,8 @@ FORMULAS = {  # shared by both languages
     r"\langle q_m, k_n\rangle = (W_q x_m)^\top R\big((n-m)\theta\big)\, W_k x_n",
     "scores": r"S_{mn} = \frac{\langle q_m, k_n\rangle}{\sqrt d},\qquad a_{mn} = "
     r"\frac{e^{S_{mn}}}{\sum_{j\le m} e^{S_{mj}}}\ (n \le m),\qquad a_{mn} = 0\ (n > m)",
+    "scores_all": r"S_{mn} = \frac{\langle q_m, k_n\rangle}{\sqrt d},\qquad a_{mn} = "
+    r"\frac{e^{S_{mn}}}{\sum_{j=0}^{L-1} e^{S_{mj}}}\ \ (0 \le n < L)",
     "pair": r"\begin{aligned} f_q(x_m, m) &= (W_q x_m)\,e^{i m\theta} = \begin{pmatrix}"
     r"\cos m\theta & -\sin m\theta\\ \sin m\theta & \cos m\theta\end{pmatrix}\begin{pmatrix}"
     r"q^{(1)}\\ q^{(2)}\end{pmatrix}\\ \langle f_q(x_m, m), f_k(x_n, n)\rangle &= \mathrm{Re}"
@@ -81,10 +83,10 @@ with tabs["scores"]:
         left, right = st.columns(2)
         scale = controls.toggle(sp.SCALE, t("rope.scale"), t("rope.scale_help"), container=left)
         how = controls.choice(sp.VIEW, t("rope.view"), t("rope.view_help"), container=right)
-        st.latex(FORMULAS["scores"])
+        st.latex(FORMULAS["scores_all" if how == "attention_all" else "scores"])
         args = (*model, length, layout, *content, scale, how)
         view = data.score_view(*args)
-        draw = dict(attention=how == "attention", height=controls.chart_height(620))
+        draw = dict(attention=how != "scores", height=controls.chart_height(620))
         fig = figs.score_heatmap(view.grid, **POS, tokens=view.tokens, **draw)
         chart(fig, "rope_scores_chart")
         grid_note(view.grid, length)

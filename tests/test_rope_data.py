@@ -27,6 +27,9 @@ def whole_matrix_view(head_dim, base, length, layout, kind, text, seed, scale, v
         s /= math.sqrt(head_dim)
     if view == "attention":
         causal_softmax(s, out=s)
+    elif view == "attention_all":  # plain softmax over every key
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        s = e / e.sum(axis=1, keepdims=True)
     return display_grid(s), residual, top
 
 
@@ -47,6 +50,8 @@ CASES = [
     (8, 100.0, 5, "interleaved", "same", "", 1, False, "attention"),
     (4, 100.0, 2, "split", "sentence", "x y z", 1, True, "scores"),  # no period within L
     (16, 1e4, 1500, "interleaved", "random", "", 7, True, "attention"),  # > 1 row per cell
+    (8, 100.0, 5, "split", "same", "", 1, True, "attention_all"),
+    (16, 1e4, 1500, "interleaved", "sentence", "to be or not", 7, False, "attention_all"),
 ]
 
 

@@ -107,6 +107,18 @@ def test_scale_toggle_divides_the_drawn_scores_by_sqrt_d():
     np.testing.assert_allclose(scaled, raw / 4.0, rtol=1e-6)
 
 
+@pytest.mark.parametrize("view", ["attention", "attention_all"])
+def test_attention_views_normalise_rows_causally_or_over_every_key(view):
+    at = open_page({**SMALL, "rope_view": view})
+    weights = decode(charts(at)["rope_scores_chart"]["data"][0]["z"]).astype(np.float64)
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=1e-5)  # 24 x 24: not sampled
+    above = weights[np.triu_indices(24, 1)]  # keys after the query
+    assert np.all(above == 0) if view == "attention" else np.all(above > 0)
+    formula = "".join(latex.value for latex in at.latex)
+    assert ("j\\le m" in formula) == (view == "attention")
+    assert ("j=0}^{L-1}" in formula) == (view == "attention_all")
+
+
 def test_sentence_text_input_changes_the_tokens_and_the_period():
     at = open_page({**SMALL, "rope_content": "sentence"})
     at.text_input(key="rope_text").input("我 爱 你 啊 !").run()

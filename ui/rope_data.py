@@ -122,9 +122,9 @@ def _score_view(left, right, content: Content, head_dim: int, scale: bool, view:
         s = s[: b - a]
         top = float(max(s.max(), -s.min()))
         factor = 1 / math.sqrt(head_dim) if scale else 1.0
-        if view == "attention":
+        if view != "scores":  # "attention": causal; "attention_all": every key (seed 002)
             s *= factor
-            causal_softmax(s, out=s, first_row=a)
+            causal_softmax(s, causal=view == "attention", out=s, first_row=a)
             factor = 1.0
         local = np.arange(0, b - a, row_step)
         sizes = np.diff(np.append(local, b - a))
@@ -174,7 +174,7 @@ def rope_matrix(head_dim, base, length, layout, kind, text, seed, scale, view) -
     s = posenc.rope_scores(c.q, c.k, base=base, layout=layout)
     if scale:
         s /= math.sqrt(head_dim)
-    return causal_softmax(s, out=s) if view == "attention" else s
+    return s if view == "scores" else causal_softmax(s, causal=view == "attention", out=s)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

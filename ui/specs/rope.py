@@ -16,7 +16,7 @@ SEED = IntParam("rope_seed", 0, 9999, 0)
 
 # Tab "scores".
 SCALE = BoolParam("rope_scale", True)
-VIEW = ChoiceParam("rope_view", ("scores", "attention"), "scores")
+VIEW = ChoiceParam("rope_view", ("scores", "attention", "attention_all"), "scores")
 # Tab "pair".
 PAIR = IntParam("rope_pair", 0, 127, 0)
 POS_M = IntParam("rope_m", 0, 4095, 7)
