@@ -171,6 +171,19 @@ def test_pair_angle_is_the_start_angle_plus_m_minus_n_theta(m, n):
     assert shifted["score"] == pytest.approx(ps["score"], abs=1e-9)
 
 
+@pytest.mark.parametrize("layout", ["interleaved", "split"])
+@pytest.mark.parametrize("m, n", [(0, 0), (7, 3), (3, 7), (4000, 3996), (5, 4095)])
+def test_seed_002s_expanded_g_equals_the_score_of_the_rotated_pair(layout, m, n):
+    """g = (q1 k1 + q2 k2) cos((m-n) theta) - (q2 k1 - q1 k2) sin((m-n) theta), from q and k
+    alone, is the dot product of the pair after posenc.rope turned q to m and k to n."""
+    ps = data.pair_state(64, 10000.0, layout, "sentence", "to be or not", 3, 5, m, n)
+    dot, cross, g = ps["g"]
+    (q1, q2), (k1, k2) = ps["q"], ps["k"]
+    assert (dot, cross) == pytest.approx((q1 * k1 + q2 * k2, q2 * k1 - q1 * k2))
+    assert g == pytest.approx(ps["score"], abs=1e-12)
+    assert g == pytest.approx(float(ps["q_m"] @ ps["k_n"]), abs=1e-12)
+
+
 def test_pair_index_is_clamped_to_the_last_pair():
     assert data.pair_state(8, 10000.0, "interleaved", "random", "", 0, 99, 1, 0)["pair"] == 3
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -117,6 +118,17 @@ def test_attention_views_normalise_rows_causally_or_over_every_key(view):
     formula = "".join(latex.value for latex in at.latex)
     assert ("j\\le m" in formula) == (view == "attention")
     assert ("j=0}^{L-1}" in formula) == (view == "attention_all")
+
+
+def test_pair_tab_walks_through_seed_002s_proof_with_its_numbers():
+    at = open_page({**SMALL, "rope_m": "9", "rope_n": "4"}, tab="pair")
+    assert_ok(at)
+    assert at.expander[0].label == "Step by step: seed 002's proof, with this pair's numbers"
+    steps = at.expander[0].latex
+    assert "Re" in steps[0].value and "g\\end{aligned}" in steps[0].value
+    g, score = (float(v) for v in re.findall(r"= (-?\d+\.\d{6})", steps[1].value)[-2:])
+    assert g == score  # seed 002's g from q and k = the rotated pair's dot product
+    assert "5 \\cdot" in steps[1].value  # m - n = 5
 
 
 def test_sentence_text_input_changes_the_tokens_and_the_period():

@@ -333,6 +333,9 @@ def pair_state(head_dim, base, layout, kind, text, seed, pair, m, n) -> dict:
     q_m = posenc.rope(q[None], [m], inv_freq=[theta])[0]
     k_n = posenc.rope(k[None], [n], inv_freq=[theta])[0]
     measured = math.atan2(q_m[1], q_m[0]) - math.atan2(k_n[1], k_n[0])
+    # Seed 002's g = Re[q k* e^{i(m-n)theta}], expanded: from q and k, not from the rotation.
+    dot, cross = q[0] * k[0] + q[1] * k[1], q[1] * k[0] - q[0] * k[1]
+    g = dot * math.cos((m - n) * theta) - cross * math.sin((m - n) * theta)
     start = math.atan2(q[1], q[0]) - math.atan2(k[1], k[0])
     return {
         "pair": pair,
@@ -346,6 +349,7 @@ def pair_state(head_dim, base, layout, kind, text, seed, pair, m, n) -> dict:
         "predicted": _wrap(start + (m - n) * theta),
         "start": _wrap(start),
         "score": float(q_m @ k_n),
+        "g": (float(dot), float(cross), float(g)),
     }
 
 

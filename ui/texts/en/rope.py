@@ -43,6 +43,7 @@ TEXTS = {
     "rope.pair_help": "Which 2-D pair to look at, 0 … d/2 − 1 (larger j turns more slowly: θⱼ = b^(−2j/d)). Kept in the URL as rope_pair.",
     "rope.m_help": "Position m of the query, 0 to 4095. Kept in the URL as rope_m.",
     "rope.n_help": "Position n of the key, 0 to 4095. Kept in the URL as rope_n.",
+    "rope.pair_steps": "Step by step: seed 002's proof, with this pair's numbers",
     "rope.pair_clamped": "Pair index reduced to {pair} = d/2 − 1, the last pair at this head dimension.",
     "rope.pair_q": "q (position 0)",
     "rope.pair_k": "k (position 0)",

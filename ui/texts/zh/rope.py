@@ -43,6 +43,7 @@ TEXTS = {
     "rope.pair_help": "要查看的二维分量对，0 … d/2 − 1（j 越大转得越慢：θⱼ = b^(−2j/d)）。URL 参数为 rope_pair。",
     "rope.m_help": "query 的位置 m，0 到 4095。URL 参数为 rope_m。",
     "rope.n_help": "key 的位置 n，0 到 4095。URL 参数为 rope_n。",
+    "rope.pair_steps": "逐步推导：用这一对的数值走一遍种子文档 002 的证明",
     "rope.pair_clamped": "分量对序号已减为 {pair} = d/2 − 1，即当前维度下的最后一对。",
     "rope.pair_q": "q（位置 0）",
     "rope.pair_k": "k（位置 0）",
