@@ -103,6 +103,10 @@ def conventions_tab() -> None:
         t("rotation.conv_measured", gap=f"{gap:.2e}", L=seq_len, dims=used, d_model=d_model)
     )
     st.caption(t("rotation.seed_typo"))
+    with st.expander(t("rotation.derivation")):
+        st.latex(figs.ROTATION_DERIVATION)
+        st.markdown(t("rotation.derivation_pe", pair=pair))
+        st.latex(figs.clockwise_latex(pair, k, omega, row))
 
 
 def dot_tab() -> None:

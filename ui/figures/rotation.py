@@ -314,6 +314,30 @@ def bmatrix(rows: Sequence[Sequence[float]]) -> str:
     return r"\begin{bmatrix}" + body + r"\end{bmatrix}"
 
 
+# Seed 003's derivation of the 2-D rotation: the point (x0, y0) at angle A, turned by B.
+ROTATION_DERIVATION = (
+    r"\begin{aligned} x_0 &= |R|\cos A, & y_0 &= |R|\sin A\\ x_1 &= |R|\cos(A + B) = |R|(\cos A"
+    r"\cos B - \sin A\sin B), & y_1 &= |R|\sin(A + B) = |R|(\sin A\cos B + \cos A\sin B)\\ "
+    r"&= x_0\cos B - y_0\sin B, & &= x_0\sin B + y_0\cos B\\ \begin{bmatrix}x_1\\ y_1"
+    r"\end{bmatrix} &= \begin{bmatrix}\cos B & -\sin B\\ \sin B & \cos B\end{bmatrix}"
+    r"\begin{bmatrix}x_0\\ y_0\end{bmatrix}, & [x_1, y_1] &= [x_0, y_0]\begin{bmatrix}\cos B & "
+    r"\sin B\\ -\sin B & \cos B\end{bmatrix}\\ B \to -B:\ x_1 &= x_0\cos B + y_0\sin B, & "
+    r"y_1 &= -x_0\sin B + y_0\cos B \end{aligned}"
+)
+
+
+def clockwise_latex(pair: int, k: float, omega: float, row: Sequence[float]) -> str:
+    """Seed 003's clockwise formula on PE's pair: (x0, y0) = (sin wp, cos wp), B = w k."""
+    turn = omega * k
+    x0, y0 = row
+    x1 = x0 * np.cos(turn) + y0 * np.sin(turn)
+    y1 = -x0 * np.sin(turn) + y0 * np.cos(turn)
+    return (
+        rf"B = \omega_{{{pair}}} k = {num(turn)}:\quad x_1 = x_0\cos B + y_0\sin B = {num(x1)},"
+        rf"\quad y_1 = -x_0\sin B + y_0\cos B = {num(y1)}"
+    )
+
+
 def block_latex(pair: int, k: float, block: np.ndarray) -> str:
     """Phi_i(k), symbolic and with its numbers."""
     return (

@@ -41,6 +41,8 @@ TEXTS = {
     "rotation.conv_row": "**种子文 000，行向量**（第 {pair} 对，p = {p}）：行向量 [sin, cos] 乘以 Φᵢ(k) = [[cos, −sin], [sin, cos]]。",
     "rotation.conv_col": "**种子文 003，列向量**（第 {pair} 对，p = {p}）：Φᵢ(k)ᵀ = [[cos, sin], [−sin, cos]] 乘以列向量。",
     "rotation.conv_measured": "两种写法得到相同的向量。用两篇种子文各自的稠密矩阵，在全部 L = {L} 个位置上测量（{d_model} 维中的前 {dims} 维）：max |PE[p] T(k) − (T(k)ᵀ PE[p]ᵀ)ᵀ| = {gap}。",
+    "rotation.derivation": "旋转矩阵从哪里来（种子文 003）",
+    "rotation.derivation_pe": "PE 的第 {pair} 对就是点 (x₀, y₀) = (sin ωp, cos ωp)，再走 k 个位置就是把它**顺时针**转 B = ωk（即 B → −B 的情形）：下面的数就是上面 PE[p + k] 的这一对。",
     "rotation.seed_typo": "种子文 000 写的是 cos(α + β) = cos α cos β + sin α sin β：符号笔误，应为 − sin α sin β。它下一步的推导以及上面的乘积用的都是正确的符号。",
     "rotation.dot_header": "点积只取决于 k，而且与 k 的正负无关",
     "rotation.dot_title": "PE[p] · PE[p + k]",
