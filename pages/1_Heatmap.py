@@ -161,6 +161,13 @@ with tabs["embedding"]:
         if (rows, cols) != (seq_len, d_model):
             st.caption(t("heatmap.emb_capped", rows=rows, cols=cols, L=seq_len, d=d_model))
         st.caption(t("heatmap.emb_notice", max_pos=seq_len - 1))
+        with st.expander(t("heatmap.concat")):
+            st.latex(
+                r"W\begin{bmatrix} E_p \\ PE_p\end{bmatrix} = \begin{bmatrix} W_E & W_{PE}"
+                r"\end{bmatrix}\begin{bmatrix} E_p \\ PE_p\end{bmatrix} = W_E E_p + W_{PE}\,PE_p"
+            )
+            weights = dict(add=f"{d_model**2:,}", concat=f"{2 * d_model**2:,}")
+            st.markdown(t("heatmap.concat_text", d=d_model, **weights))
 
 with tabs["similarity"]:
     if tabs["similarity"].open:

@@ -230,6 +230,18 @@ def test_a_long_sentence_is_capped_with_a_notice():
     assert f"The sentence has 90 words; the first {MAX_TOKENS} are used." in captions(at)
 
 
+@pytest.mark.parametrize(
+    ("d_model", "add", "concat"), [(128, "16,384", "32,768"), (8, "64", "128")]
+)
+def test_add_vs_concatenate_counts_the_weights_of_a_projection_at_this_d(d_model, add, concat):
+    at = open_page({"d_model": d_model, "seq_len": 5}, tab="embedding")
+    box = at.expander[0]
+    assert box.label == "Why add rather than concatenate? (seed 000)"
+    assert "W_E E_p + W_{PE}" in box.latex[0].value
+    assert f"at d = {d_model} each d → d projection" in box.markdown[0].value
+    assert f"would need {concat} weights instead of {add}" in box.markdown[0].value
+
+
 def test_embedding_seed_draws_the_seeded_embedding_and_the_sums():
     at = open_page({"d_model": 8, "seq_len": 5}, tab="embedding")
     at.slider(key="hm_seed").set_value(7)

@@ -67,6 +67,8 @@ TEXTS = {
     "heatmap.emb_panel_index": "E + pos",
     "heatmap.emb_panel_normalised": "E + pos/(L−1)",
     "heatmap.emb_notice": "One colour scale (±3) for all panels. The sinusoid adds at most 1 in size, so the words stay visible in E + PE; PE = pos adds up to {max_pos} and drowns them; pos/(L−1) stays small, but a position's code changes with L (position 10 gets 1 when L = 11 and 0.1 when L = 101).",
+    "heatmap.concat": "Why add rather than concatenate? (seed 000)",
+    "heatmap.concat_text": "Seed 000's answer is short: adding needs fewer parameters and less memory, and sometimes works better (tensor2tensor issue 1591). Concatenating doubles the width: at d = {d} each d → d projection (W_q, W_k, W_v) would need {concat} weights instead of {add}. And a projection of a concatenation is a sum of two projections (above): concatenating, then projecting, is adding a learned map of PE.",
     "heatmap.emb_capped": "Showing the first {rows} positions and {cols} dimensions of the {L} × {d} matrices.",
     "heatmap.sim_intro": "How alike are two positions? Take the dot product of their codes. By sin a sin b + cos a cos b = cos(a − b) it depends only on the offset i − j:",
     "heatmap.sim_notice": "Notice: the matrix is symmetric and constant along every diagonal (it depends only on i − j); the diagonal is d/2 = {half}, and the values shrink away from it.",

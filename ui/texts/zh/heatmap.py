@@ -67,6 +67,8 @@ TEXTS = {
     "heatmap.emb_panel_index": "E + pos",
     "heatmap.emb_panel_normalised": "E + pos/(L−1)",
     "heatmap.emb_notice": "所有子图共用一个色标（±3）。正弦编码加上的值绝对值不超过 1，所以 E + PE 里词的信息仍然清晰可见；PE = pos 加上的值可达 {max_pos}，把词的信息淹没了；pos/(L−1) 虽然很小，但同一位置的编码会随 L 改变（L = 11 时位置 10 得到 1，L = 101 时得到 0.1）。",
+    "heatmap.concat": "为什么是相加而不是拼接？（种子文章 000）",
+    "heatmap.concat_text": "种子文章 000 的回答很简短：相加的参数更少、更省内存，某些情况下效果还更好（tensor2tensor issue 1591）。拼接会让宽度翻倍：d = {d} 时，每个 d → d 的投影（W_q、W_k、W_v）需要 {concat} 个权重，而不是 {add} 个。而且对拼接向量做投影等于两个投影之和（见上式）：先拼接再投影，就相当于加上 PE 经过一个可学习映射后的结果。",
     "heatmap.emb_capped": "显示 {L} × {d} 矩阵的前 {rows} 个位置和前 {cols} 个维度。",
     "heatmap.sim_intro": "两个位置有多相似？取它们编码的点积。由 sin a sin b + cos a cos b = cos(a − b)，它只取决于偏移 i − j：",
     "heatmap.sim_notice": "注意：矩阵是对称的，且沿每条对角线不变（只取决于 i − j）；对角线上的值是 d/2 = {half}，离对角线越远，值越小。",
