@@ -5,7 +5,7 @@ import streamlit as st
 
 import posenc
 from posenc import spectrum
-from ui import controls, export
+from ui import controls, export, sine_basics
 from ui import wavelengths_data as data
 from ui.figures import wavelengths as figs
 from ui.i18n import t
@@ -233,6 +233,7 @@ SECTIONS = {
     "vector": vector_tab,
     "clock": clock_tab,
     "forms": forms_tab,
+    "basics": sine_basics.tab,
 }
 
 controls.run_open_tab(specs.TAB, "wavelengths", SECTIONS)

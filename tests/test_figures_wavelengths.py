@@ -281,3 +281,43 @@ def test_specs_are_page_prefixed_and_presets_set_only_known_keys():
             spec = next((s for s in specs.SPECS if s.key == key), None)
             if spec is not None:
                 spec.parse(str(value))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "c", "d"),
+    [
+        (1.0, 1.0, 0.0, 0.0),
+        (2.5, 8 * np.pi, 0.0, -1.0),
+        (0.3, 0.25, -3.14, 2.0),
+        (1.7, 3.3, 1.2, 0.4),
+    ],
+)
+def test_sine_figure_draws_a_sin_bx_plus_c_plus_d_with_its_parts_marked(a, b, c, d):
+    fig = figs.sine_figure(a, b, c, d, tr).to_plotly_json()
+    reference, wave, midline, period, amplitude, rise = fig["data"]
+    x = np.asarray(decode(wave["x"]), dtype=float)
+    np.testing.assert_allclose(decode(wave["y"]), a * np.sin(b * x + c) + d, atol=1e-12)
+    np.testing.assert_allclose(decode(reference["y"]), np.sin(x), atol=1e-12)
+    assert x[0] == 0 and x[-1] == pytest.approx(4 * 2 * np.pi / b)  # four periods
+    assert list(decode(midline["y"])) == [d, d]
+    # One period at the top, from a peak: y(peak) = D + A and y(peak + T) = D + A.
+    x0, x1 = decode(period["x"])
+    assert x1 - x0 == pytest.approx(2 * np.pi / b)
+    for end in (x0, x1):
+        assert a * np.sin(b * end + c) + d == pytest.approx(d + a, abs=1e-9)
+    assert list(decode(amplitude["y"])) == pytest.approx([d, d + a])
+    # The rise: on the midline, going up, within the first period.
+    (up,) = decode(rise["x"])
+    assert 0 <= up < 2 * np.pi / b
+    assert np.sin(b * up + c) == pytest.approx(0, abs=1e-9) and np.cos(b * up + c) > 0
+    assert f"{-c / b:.4g}" in rise["name"]
+
+
+def test_seed_003s_four_times_between_0_and_1_has_frequency_4_and_period_a_quarter():
+    parts = figs.sine_parts(8 * np.pi, 0.0)
+    assert (parts.period, parts.frequency) == pytest.approx((0.25, 4.0))
+    fig = figs.sine_figure(1.0, 8 * np.pi, 0.0, 0.0, tr).to_plotly_json()
+    x = np.asarray(decode(fig["data"][1]["x"]), dtype=float)
+    assert x[-1] == pytest.approx(1.0)  # the figure spans x = 0 .. 1, as the seed's does
+    crossings = np.sum(np.diff(np.sign(np.sin(8 * np.pi * x[1:-1]))) > 0)
+    assert crossings == 3  # 4 cycles in [0, 1]: 3 upward crossings strictly inside

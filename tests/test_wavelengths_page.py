@@ -19,20 +19,23 @@ from ui.params import LANG, SHARED
 from ui.specs import wavelengths as specs
 
 PAGE = "pages/2_Wavelengths.py"
-# Charts per tab (lazy tabs: only the open one runs): six in all.
+# Charts per tab (lazy tabs: only the open one runs): seven in all.
 CHARTS = {
     "lambdas": ["wl_lambda_chart"],
     "curves": ["wl_curves_chart"],
     "vector": ["wl_vector_chart"],
     "clock": ["wl_clock_chart"],
     "forms": ["wl_forms_chart", "wl_drift_chart"],
+    "basics": ["wl_basics_chart"],
 }
-# Formulas per tab: seven in all (the forms tab: both forms and the drift).
-FORMULAS = {"lambdas": 1, "curves": 1, "vector": 1, "clock": 1, "forms": 3}
+# Formulas per tab: eight in all (the forms tab: both forms and the drift).
+FORMULAS = {"lambdas": 1, "curves": 1, "vector": 1, "clock": 1, "forms": 3, "basics": 1}
 # Download buttons per tab: three per figure with data (the forms tab has two), one for
-# the clock.
-DOWNLOADS = {"lambdas": 3, "curves": 3, "vector": 3, "clock": 1, "forms": 3 * 2}
-LAMBDA, CURVES, VECTORS, CLOCK, FORMS, DRIFT = (key for keys in CHARTS.values() for key in keys)
+# the clock and the sine basics.
+DOWNLOADS = {"lambdas": 3, "curves": 3, "vector": 3, "clock": 1, "forms": 3 * 2, "basics": 1}
+LAMBDA, CURVES, VECTORS, CLOCK, FORMS, DRIFT, BASICS = (
+    key for keys in CHARTS.values() for key in keys
+)
 
 
 def tab_label(name: str, lang: str = "en") -> str:
@@ -84,9 +87,9 @@ def test_page_opens_at_defaults_on_the_wavelengths_tab():
 
 @pytest.mark.parametrize("tab", specs.TAB_NAMES)
 def test_each_tab_draws_its_own_charts_and_no_notice(tab):
-    assert sum(len(keys) for keys in CHARTS.values()) == 6
-    assert sum(FORMULAS.values()) >= 7
-    assert sum(DOWNLOADS.values()) == 3 * 5 + 1  # five figures with data, the clock
+    assert sum(len(keys) for keys in CHARTS.values()) == 7
+    assert sum(FORMULAS.values()) >= 8
+    assert sum(DOWNLOADS.values()) == 3 * 5 + 2  # five figures with data, clock, sine
     at = open_page(tab=tab)
     assert draws(at, tab), chart_ids(at)
     assert not at.warning
@@ -223,6 +226,25 @@ def test_seed_003_preset_reproduces_dims_4_to_7_over_100_positions_at_d_20():
     table = posenc.sinusoidal(100, 20, 10000.0)
     for trace, dim in zip(traces, range(4, 8), strict=True):
         np.testing.assert_allclose(decode(trace["y"]), table[:, dim], atol=1e-7)
+
+
+def test_sine_basics_reads_a_to_d_from_the_url_and_the_seed_003_button_sets_b_to_8_pi():
+    query = {"wl_sin_a": "2", "wl_sin_b": "0.5", "wl_sin_c": "1.57", "wl_sin_d": "-1"}
+    at = open_page(query, tab="basics")
+    readout = next(m.value for m in at.markdown if m.value.startswith("Amplitude"))
+    assert "period T = 2π/B = **12.57**" in readout and "vertical shift **-1**" in readout
+    assert "phase shift −C/B = **-3.14**" in readout
+    y = decode(chart(at, BASICS)["data"][1]["y"])
+    assert max(y) == pytest.approx(1.0, abs=1e-3) and min(y) == pytest.approx(-3.0, abs=1e-3)
+    at.button(key="wl_basics_four_in_one").click()
+    rerun(at)
+    assert at.slider(key="wl_sin_b").value == pytest.approx(8 * np.pi)
+    readout = next(m.value for m in at.markdown if m.value.startswith("Amplitude"))
+    assert "period T = 2π/B = **0.25**" in readout and "f = 1/T = **4**" in readout
+    assert decode(chart(at, BASICS)["data"][1]["x"])[-1] == pytest.approx(1.0)
+    at.button(key="wl_basics_sin_x").click()
+    rerun(at)
+    assert [at.slider(key=s.key).value for s in specs.SINE] == [1.0, 1.0, 0.0, 0.0]
 
 
 def test_seed_004_preset_reproduces_the_four_sine_panels_at_d_512():

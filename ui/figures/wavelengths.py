@@ -7,6 +7,7 @@ builders stay free of Streamlit and are tested with any callable.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
@@ -439,3 +440,78 @@ def drift_positions(context: int, largest: int = 2**17, count: int = 160) -> np.
     grid = np.unique(np.round(np.geomspace(1, largest, count)).astype(np.int64))
     extra = np.array([0, context - 1, 8191, 99999], dtype=np.int64)
     return np.unique(np.concatenate([grid, extra]))
+
+
+class SineParts(NamedTuple):
+    """What y = A sin(B x + C) + D is made of (seed 003's names)."""
+
+    period: float  # T = 2 pi / B
+    frequency: float  # f = 1 / T = B / (2 pi): cycles per unit of x
+    shift: float  # -C / B: how far right of sin(B x) the wave starts
+    peak: float  # the first x >= 0 where the wave is at its top, D + A
+    rise: float  # the first x >= 0 where it crosses its midline D going up
+
+
+def sine_parts(b: float, c: float) -> SineParts:
+    """Period, frequency, phase shift and the first peak and rise of ``A sin(Bx + C) + D``.
+
+    >>> sine_parts(8 * np.pi, 0.0)[:2]  # seed 003: 4 times between 0 and 1
+    (0.25, 4.0)
+    >>> round(sine_parts(2.0, np.pi / 2).shift, 6), round(sine_parts(2.0, np.pi / 2).rise, 6)
+    (-0.785398, 2.356194)
+    """
+    period = 2 * np.pi / b
+    return SineParts(
+        period=float(period),
+        frequency=float(1 / period),
+        shift=float(-c / b),
+        peak=float(((np.pi / 2 - c) % (2 * np.pi)) / b),
+        rise=float(((-c) % (2 * np.pi)) / b),
+    )
+
+
+def sine_figure(
+    a: float, b: float, c: float, d: float, tr: Tr, *, periods: int = 4, height: int = 380
+) -> go.Figure:
+    """Seed 003's sine recap: ``A sin(Bx + C) + D`` over ``periods`` periods, next to
+    ``sin x``, with its midline D, amplitude A, period T = 2 pi / B and phase marked."""
+    parts = sine_parts(b, c)
+    x = np.linspace(0.0, periods * parts.period, 200 * periods + 1)
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=x, y=np.sin(x), mode="lines", name="sin x",
+            line=dict(color="#9aa0a6", dash="dot", width=1.5),
+            hovertemplate="sin x<br>x=%{x:.4f}<br>%{y:.4f}<extra></extra>",
+        )
+    )  # fmt: skip
+    name = "A sin(Bx + C) + D"
+    fig.add_trace(
+        go.Scatter(
+            x=x, y=a * np.sin(b * x + c) + d, mode="lines", name=name,
+            line=dict(color=PALETTE[0], width=2.5),
+            hovertemplate=f"{name}<br>x=%{{x:.4f}}<br>%{{y:.4f}}<extra></extra>",
+        )
+    )  # fmt: skip
+    top = d + a
+    period = tr("wavelengths.basics_period", period=f"{parts.period:.4g}")
+    amplitude = tr("wavelengths.basics_amplitude", a=f"{a:g}")
+    phase = tr("wavelengths.basics_phase", shift=f"{parts.shift:.4g}")
+    marks = [
+        # (x, y, label, colour): the midline, one period at the top, the amplitude, the rise.
+        ([0.0, x[-1]], [d, d], tr("wavelengths.basics_midline", d=f"{d:g}"), PALETTE[5]),
+        ([parts.peak, parts.peak + parts.period], [top, top], period, PALETTE[1]),
+        ([parts.peak, parts.peak], [d, top], amplitude, PALETTE[2]),
+        ([parts.rise], [d], phase, PALETTE[3]),
+    ]
+    for xs, ys, label, colour in marks:
+        fig.add_trace(
+            go.Scatter(
+                x=xs, y=ys, name=label, mode="lines+markers" if len(xs) > 1 else "markers",
+                line=dict(color=colour, width=2), marker=dict(size=8, color=colour),
+                hovertemplate=f"{label}<extra></extra>",
+            )
+        )  # fmt: skip
+    fig.update_xaxes(title="x")
+    fig.update_yaxes(title="y", range=[min(-1.0, d - a) - 0.3, max(1.0, top) + 0.3])
+    return style(fig, height=height)

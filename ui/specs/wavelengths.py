@@ -6,7 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ui.params import BASE, ChoiceParam, IntParam, ParamError, TextParam, interval
+from ui.params import BASE, ChoiceParam, FloatParam, IntParam, ParamError, TextParam, interval
 from ui.specs import tab_param
 
 _SEPARATORS = re.compile(r"[,，]")
@@ -101,12 +101,18 @@ VEC_COUNT = IntParam("wl_vec_count", 1, 2048, 100)
 CLOCK_P = IntParam("wl_clock_p", 0, 8192, 3)
 CLOCK_STEP = IntParam("wl_clock_step", 1, 1024, 1)
 DIALS = IntParam("wl_dials", 1, 48, 12)
+# Sine basics (seeds 003, 004): y = A sin(B x + C) + D.
+SIN_A = FloatParam("wl_sin_a", 0.0, 3.0, 1.0, step=0.1)
+SIN_B = FloatParam("wl_sin_b", 0.25, 30.0, 1.0, step=0.01)
+SIN_C = FloatParam("wl_sin_c", -3.14, 3.14, 0.0, step=0.01)
+SIN_D = FloatParam("wl_sin_d", -2.0, 2.0, 0.0, step=0.1)
+SINE = (SIN_A, SIN_B, SIN_C, SIN_D)
 
 # Sections as lazy tabs; the open tab is kept in the URL under its (translated) label.
-TAB_NAMES = ("lambdas", "curves", "vector", "clock", "forms")
+TAB_NAMES = ("lambdas", "curves", "vector", "clock", "forms", "basics")
 TAB = tab_param("wl_tab", "wavelengths", TAB_NAMES)
 
-SPECS = (BASES, DIMS, POSITIONS, VEC_MODE, VEC_COUNT, CLOCK_P, CLOCK_STEP, DIALS, TAB)
+SPECS = (BASES, DIMS, POSITIONS, VEC_MODE, VEC_COUNT, CLOCK_P, CLOCK_STEP, DIALS, *SINE, TAB)
 
 # One click reproduces a seed's figure: session-state values set before the widgets run.
 PRESETS = {
@@ -118,4 +124,7 @@ PRESETS = {
         "wl_vec_mode": "sin_pairs",
         "wl_vec_count": 100,
     },
+    # Seed 003: "this sine repeats 4 times between 0 and 1": B = 8 pi, period 1/4.
+    "sin_x": {"wl_sin_a": 1.0, "wl_sin_b": 1.0, "wl_sin_c": 0.0, "wl_sin_d": 0.0},
+    "four_in_one": {"wl_sin_a": 1.0, "wl_sin_b": 8 * math.pi, "wl_sin_c": 0.0, "wl_sin_d": 0.0},
 }
