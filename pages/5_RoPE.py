@@ -138,6 +138,7 @@ with tabs["pair"]:
                 rf"g = {dot:.6f}\,\cos({angle}) - ({cross:.6f})\,\sin({angle}) = {g:.6f},\qquad "
                 rf"\langle q_m, k_n\rangle_{{\text{{posenc.rope}}}} = {ps['score']:.6f}"
             )
+            st.caption(t("rope.pair_steps_typo"))
         export.offer("rope_pair", fig)
 
 with tabs["decay"]:

@@ -30,7 +30,7 @@ TEXTS = {
     "heatmap.main_notice": "Notice: every value stays in [−1, 1]. The left columns (short wavelengths) change from row to row, the right ones (wavelengths up to almost 2π·n) hardly change: together they give every row its own pattern.",
     "heatmap.grouped_notice": "Drawn as [sin | cos]: each half sweeps from fast (left) to slow (right) waves; the dotted line separates them.",
     "heatmap.mixed_hint": "Each displayed cell averages neighbouring sin and cos columns, which blurs the pattern: tick “Show as [all sin | all cos]” for a clean picture.",
-    "heatmap.numbers": "The same table as numbers (shown when it is at most 32 × 32); with “I am a robot”, n = 100 and d = 4 these are the tutorial's printed values.",
+    "heatmap.numbers": "The same table as numbers (shown when it is at most 32 × 32); with “I am a robot”, n = 100 and d = 4 these are the tutorial's printed values. (The tutorial writes 0 ≤ k < L/2 for the position; it is 0 ≤ k < L, and the pair index i < d/2.)",
     "heatmap.export_capped": "Downloads of the full matrix are offered up to {cap:,} entries (this one has {n:,}); in Python: `{code}`.",
     "heatmap.fw_intro": "Popular code writes the same idea in slightly different ways. Each line says what changes and how far its table is from the paper's at the current L, d and n (each channel compared with the same channel, i.e. after putting both in the same layout).",
     "heatmap.fw_col_code": "code",
