@@ -8,6 +8,7 @@ from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_frequencies
 from ui import controls, export
 from ui import heatmap_data as data
 from ui.figures import heatmap as figs
+from ui.framework_code import LISTINGS
 from ui.i18n import t
 from ui.learned import SIMILARITY_ROWS, learned_grid, learned_similarity, uploaded_embedding
 from ui.specs import heatmap as spec
@@ -139,6 +140,11 @@ with tabs["frameworks"]:
                     t("heatmap.fw_diff_blocks", rows=diff_grid.row_step, cols=diff_grid.col_step)
                 )
             st.caption(t("heatmap.fw_diff_notice", name=name, worst=worst))
+        with st.expander(t("heatmap.fw_code", name=name)):
+            for source, listing in LISTINGS[framework]:
+                st.caption(t(f"heatmap.{source}"))
+                st.code(listing, language="python")
+            st.caption(t("heatmap.code_base", base=f"{base:g}"))
 
 with tabs["embedding"]:
     if tabs["embedding"].open:

@@ -22,6 +22,7 @@ import posenc
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_frequencies
 from posenc.rotation import split_permutation
 from ui.figures.common import MAX_CHART_BYTES
+from ui.framework_code import LISTINGS
 from ui.specs import heatmap as spec
 from ui.specs.heatmap import MAX_TOKENS, PRESETS, TAB, TAB_NAMES
 from ui.texts import text
@@ -194,6 +195,9 @@ def test_framework_preset_buttons_set_framework_and_native_layout(name):
     if name in ("t2t", "fairseq", "torch32"):
         diff = decode(by_key(at, "hm_difference")["data"][0]["z"])
         assert np.abs(diff).max() > 0
+    # ... and its code under the table, as ui.framework_code quotes it.
+    (box,) = [e for e in at.expander if e.label.startswith("The code behind")]
+    assert [c.value for c in box.code] == [code.rstrip() for _, code in LISTINGS[name]]
 
 
 def test_framework_differences_on_screen_match_the_peers():
