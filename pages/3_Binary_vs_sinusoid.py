@@ -106,6 +106,11 @@ def counter_tab() -> None:
     )
     right.plotly_chart(fig, width="stretch", key="bin_waves")
     right.caption(t("binary.counter_notice"))
+    if bits <= 3:  # seed 003's picture of the codes as points (d_model = 2 and 3)
+        space = figs.code_space_figure(codes, position="p", height=controls.chart_height(420))
+        left.plotly_chart(space, width="stretch", key="bin_code_space")
+        steps = np.linalg.norm(np.diff(codes, axis=0), axis=1)
+        left.caption(t("binary.code_space", bits=bits, top=f"{steps.max():.3g}", at=steps.argmax()))
     st.latex(
         r"b_i(p) = \left\lfloor p / 2^i \right\rfloor \bmod 2"
         r" = \tfrac12 - \tfrac{2}{\pi} \sum_{m\ \mathrm{odd}} \tfrac1m"

@@ -104,6 +104,19 @@ def test_bits_slider_redraws_the_counter_and_the_base():
     assert any("= 64" in latex.value for latex in at.latex)  # n = 2^(d/2) = 64
 
 
+@pytest.mark.parametrize(
+    ("bits", "jump"), [(2, "1.41 from p = 1 "), (3, "1.73 from p = 3 "), (4, None)]
+)
+def test_two_and_three_bit_codes_are_drawn_as_corners_with_their_largest_jump(bits, jump):
+    at = open_page({"bin_bits": str(bits)}, tab="counter")
+    keys = [el.proto.id for el in at.get("plotly_chart")]
+    assert any("bin_code_space" in key for key in keys) == (jump is not None)
+    if jump:
+        corners = chart(at, "bin_code_space")["data"][0]
+        assert len(decode(corners["x"])) == 2**bits
+        assert jump in captions(at)  # sqrt 2, sqrt 3: all bits flip at the middle
+
+
 def test_gap_slider_moves_the_marked_pair():
     at = open_page({"seq_len": "50"}, tab="loops")
     assert "Positions 8 and 33" in captions(at)

@@ -143,3 +143,19 @@ def test_criteria_frame_marks_pass_and_fail_beside_the_number():
     assert frame.loc[4, "extrapolates"].startswith("✓ [-1, 1]")
     single = figs.criteria_frame([scheme_criteria("binary", 1, 4)], labels)
     assert single.loc[0, "unique"] == "– n/a"
+
+
+@pytest.mark.parametrize("bits", [2, 3])
+def test_code_space_puts_each_position_on_its_corner_in_order(bits):
+    codes = posenc.binary(2**bits, bits)
+    fig = figs.code_space_figure(codes, position="p").to_plotly_json()
+    (trace,) = fig["data"]
+    corners = np.column_stack([decode(trace[a]) for a in "xyz"[:bits]])
+    np.testing.assert_array_equal(corners, codes)  # b_(bits-1) on x, as in the table
+    assert trace["text"] == [str(p) for p in range(2**bits)]
+    assert trace["type"] == ("scatter" if bits == 2 else "scatter3d")
+
+
+def test_code_space_refuses_other_widths():
+    with pytest.raises(ValueError, match="2 or 3 columns"):
+        figs.code_space_figure(np.zeros((16, 4)), position="p")

@@ -325,3 +325,44 @@ def distance_figure(
     )
     fig.update_xaxes(scaleanchor="y", constrain="domain")
     return fig
+
+
+def code_space_figure(codes: np.ndarray, *, position: str, height: int = 420) -> go.Figure:
+    """Seed 003's picture of binary codes as points (2 or 3 bits, most significant bit
+    first): the corners of a square or cube, joined in position order, so the uneven jumps
+    (one bit flips: 1; k bits flip: sqrt k) show."""
+    p = np.arange(codes.shape[0])
+    bits = codes.shape[1]
+    if bits not in (2, 3):
+        raise ValueError(f"codes must have 2 or 3 columns (bits), got {bits}")
+    # Axis j is bit b_(bits-1-j), as in the counter table.
+    axes = [codes[:, j].astype(float) for j in range(bits)]
+    hover = f"{position} %{{text}}<br>(" + ", ".join("%{" + a + ":.0f}" for a in "xyz"[:bits])
+    common = dict(
+        mode="lines+markers+text",
+        text=[str(v) for v in p],
+        textposition="top center",
+        marker=dict(size=9 if bits == 2 else 5, color=p, colorscale=SEQUENTIAL),
+        line=dict(color="rgba(60,60,60,0.6)", width=2 if bits == 2 else 4),
+        hovertemplate=hover + ")<extra></extra>",
+        showlegend=False,
+    )
+    names = [f"b{bits - 1 - j}" for j in range(bits)]
+    fig = go.Figure()
+    if bits == 2:
+        fig.add_trace(go.Scatter(x=axes[0], y=axes[1], **common))
+        box = dict(range=[-0.25, 1.35], dtick=1)
+        fig.update_xaxes(box, title=names[0])
+        fig.update_yaxes(box, title=names[1], scaleanchor="x")
+    else:
+        fig.add_trace(go.Scatter3d(x=axes[0], y=axes[1], z=axes[2], **common))
+        box = dict(range=[-0.15, 1.15], dtick=1)
+        fig.update_layout(
+            scene=dict(
+                xaxis=dict(box, title=dict(text=names[0])),
+                yaxis=dict(box, title=dict(text=names[1])),
+                zaxis=dict(box, title=dict(text=names[2])),
+                aspectmode="cube",
+            )
+        )
+    return style(fig, height=height)

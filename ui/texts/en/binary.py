@@ -41,6 +41,7 @@ TEXTS = {
     "binary.counter_intro": "Counting in binary, the lowest bit flips at every step, the next every 2 steps, bit i every 2ⁱ steps: bit i is a square wave with period 2ⁱ⁺¹. A sin/cos pair with the same wavelength is its smooth version.",
     "binary.bits": "Bits",
     "binary.bits_help": "Bits of the counter: positions 0 … 2^bits − 1, one sin/cos pair per bit (seed 001 uses 4). Kept in the URL as bin_bits.",
+    "binary.code_space": "Seed 003's picture: the {bits}-bit codes as points, joined in order. They are corners, not a continuous path: the step from p to p + 1 is 1 when one bit flips, and {top} from p = {at} to p = {at} + 1.",
     "binary.counter_table": "The counter, most significant bit first. (Seed 001's table labels row 10 “2:”, a typo: its bits 1 0 1 0 are 10.)",
     "binary.wave_bit": "bit (square wave)",
     "binary.wave_sin": "sin ωᵢp",

@@ -41,6 +41,7 @@ TEXTS = {
     "binary.counter_intro": "用二进制计数时，最低位每一步翻转一次，下一位每 2 步翻转一次，第 i 位每 2ⁱ 步翻转一次：第 i 位是周期为 2ⁱ⁺¹ 的方波。波长相同的一对 sin/cos 就是它的平滑版本。",
     "binary.bits": "位数",
     "binary.bits_help": "计数器的位数：位置 0 … 2^位数 − 1，每一位对应一对 sin/cos（种子文章 001 用 4 位）。保存在网址参数 bin_bits 中。",
+    "binary.code_space": "种子文章 003 的图：把 {bits} 位编码画成点，并按顺序连起来。它们是顶点而不是连续的路径：只有一位翻转时，p 到 p + 1 的步长是 1；从 p = {at} 到 p = {at} + 1 时步长是 {top}。",
     "binary.counter_table": "计数器，最高位在前。（种子文章 001 的表把第 10 行标成 “2:”，是笔误：它的各位 1 0 1 0 就是 10。）",
     "binary.wave_bit": "位（方波）",
     "binary.wave_sin": "sin ωᵢp",
