@@ -179,9 +179,9 @@ with tabs["similarity"]:
     if tabs["similarity"].open:
         st.markdown(t("heatmap.sim_intro"))
         st.latex(
-            r"PE_i \cdot PE_j = \sum_{k=0}^{d/2-1} \big[\sin\omega_k i\,\sin\omega_k j"
-            r" + \cos\omega_k i\,\cos\omega_k j\big]"
-            r" = \sum_{k=0}^{d/2-1} \cos\big(\omega_k (i-j)\big)"
+            r"PE_p \cdot PE_q = \sum_{i=0}^{d/2-1} \big[\sin\omega_i p\,\sin\omega_i q"
+            r" + \cos\omega_i p\,\cos\omega_i q\big]"
+            r" = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (p-q)\big)"
         )
         asked = controls.number(
             spec.SIM_ROW, t("heatmap.sim_row"), t("heatmap.sim_row_help"),

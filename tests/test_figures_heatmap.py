@@ -259,7 +259,7 @@ def test_similarity_figure_is_symmetric_with_d_over_2_at_the_top_of_its_scale():
     np.testing.assert_array_equal(z, z.T)
     assert fig.data[0].zmax == 8 and fig.data[0].zmin == -8
     assert fig.layout.shapes[0].y0 == 4  # the row drawn as a curve
-    assert fig.data[0].y[3] == "position i = 3" and fig.data[0].x[3] == "position j = 3"
+    assert fig.data[0].y[3] == "position p = 3" and fig.data[0].x[3] == "position q = 3"
 
 
 def test_embedding_panels_share_one_colour_scale():
@@ -282,3 +282,12 @@ def test_gram_grid_of_any_matrix_equals_block_means_of_m_m_transposed():
     expected = block_means(1500, 1500, rows_of(full), grid.row_step, grid.col_step)
     assert grid.downsampled
     np.testing.assert_allclose(grid.z, expected.z, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 2), (5, 8), (50, 128)])
+def test_embedding_figure_ticks_fall_on_whole_positions_and_dimensions(rows, cols):
+    panels = [(name, np.zeros((rows, cols))) for name in "abcde"]
+    layout = embedding_figure(panels).layout
+    for axis in ("xaxis", "xaxis5", "yaxis"):
+        step = layout[axis].dtick
+        assert step >= 1 and float(step).is_integer(), (axis, step)

@@ -112,6 +112,15 @@ def test_layout_figure_shows_pair_index_and_permutation():
     assert z[0].tolist() == [0, 0, 1, 1, 2, 2, 3, 3]
     assert z[1].tolist() == [0, 1, 2, 3, 0, 1, 2, 3]
     assert list(fig.data[0].text[1]) == ["0", "2", "4", "6", "1", "3", "5", "7"]
+    assert fig.data[0].texttemplate == "%{text}"
+
+
+def test_layout_figure_names_the_moved_dimension_on_hover_when_cells_are_too_small():
+    perm = posenc.split_permutation(64)
+    fig = figs.layout_figure(64, perm, row_labels=["i", "s"], x_title="dim")
+    assert fig.data[0].texttemplate is None  # 64 cells: no room for labels
+    assert list(fig.data[0].text[1]) == [str(int(p)) for p in perm]
+    assert "%{text}" in fig.data[0].hovertemplate
 
 
 def test_frequency_figure_uses_a_log_axis_and_marks_thresholds():
@@ -228,3 +237,14 @@ def test_score_hover_names_the_formulas_symbol_not_an_english_word(attention, sy
     assert (
         fig.data[0].hovertemplate == f"m %{{y}}<br>n %{{x}}<br>{symbol} = %{{z:.4f}}<extra></extra>"
     )
+
+
+def test_line_figures_hover_names_the_curve_and_both_axes():
+    curves = data.decay_curves(64, 10000.0, 512, "bound", (500.0, 10000.0))
+    fig = figs.decay_figure(data.decay_distances(512), curves, x_title="m − n", y_title="bound")
+    ext = data.extension_view(64, 10000.0, "interleaved", "random", "", 0, "ntk", 4.0, 512, True)
+    freq = figs.frequency_figure(ext["turns"], x_title="pair j", y_title="turns")
+    for figure, (x, y) in ((fig, ("m − n", "bound")), (freq, ("pair j", "turns"))):
+        for trace in figure.data:
+            assert trace.hovertemplate.startswith("%{fullData.name}<br>")
+            assert f"{x} = %{{x}}" in trace.hovertemplate and f"{y} = " in trace.hovertemplate

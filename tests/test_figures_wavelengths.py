@@ -310,7 +310,13 @@ def test_sine_figure_draws_a_sin_bx_plus_c_plus_d_with_its_parts_marked(a, b, c,
     (up,) = decode(rise["x"])
     assert 0 <= up < 2 * np.pi / b
     assert np.sin(b * up + c) == pytest.approx(0, abs=1e-9) and np.cos(b * up + c) > 0
-    assert f"{-c / b:.4g}" in rise["name"]
+    assert f"{-c / b + 0.0:.4g}" in rise["name"]
+
+
+def test_sine_parts_of_an_unshifted_wave_say_0_not_minus_0():
+    assert f"{figs.sine_parts(1.0, 0.0).shift:.4g}" == "0"
+    fig = figs.sine_figure(1.0, 1.0, 0.0, 0.0, tr).to_plotly_json()
+    assert "-0" not in fig["data"][-1]["name"]
 
 
 def test_seed_003s_four_times_between_0_and_1_has_frequency_4_and_period_a_quarter():

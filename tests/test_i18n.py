@@ -97,3 +97,20 @@ def test_a_bad_link_value_is_explained_in_the_pages_language(lang, fragment):
     at = run_page("4_Rotation.py", {"lang": lang, "rot_pair": "3.7"})
     notice = " ".join(w.value for w in at.warning)
     assert f"rot_pair{'：' if lang == 'zh' else ':'}" in notice and fragment in notice, notice
+
+
+def test_a_text_module_reloaded_by_a_running_server_is_read_again(monkeypatch):
+    """Streamlit drops an edited module from sys.modules and imports it again on the next
+    run; the merged texts must follow (a cached copy gave KeyError for new keys)."""
+    import sys
+    import types
+
+    name = "ui.texts.en.home"
+    before = text("en", "home.title")
+    edited = types.ModuleType(name)
+    edited.TEXTS = {**sys.modules[name].TEXTS, "home.added_by_an_edit": "new"}
+    monkeypatch.setitem(sys.modules, name, edited)
+    assert text("en", "home.added_by_an_edit") == "new"
+    assert text("en", "home.title") == before
+    monkeypatch.undo()
+    assert "home.added_by_an_edit" not in catalogue("en")

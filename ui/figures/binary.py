@@ -146,6 +146,8 @@ def waves_figure(
                 name=names["bit"],
                 legendgroup="bit",
                 showlegend=first,
+                hovertemplate=f"{names['bit']}, i = {i}<br>{names['position']} = %{{x}}"
+                "<br>%{y}<extra></extra>",
             ),
             row=i + 1,
             col=1,
@@ -160,6 +162,8 @@ def waves_figure(
                     name=names[key],
                     legendgroup=key,
                     showlegend=first,
+                    hovertemplate=f"{names[key]}, i = {i}<br>{names['position']} = %{{x:.3f}}"
+                    "<br>%{y:.4f}<extra></extra>",
                 ),
                 row=i + 1,
                 col=1,
@@ -290,7 +294,8 @@ def trajectory_figure(
                 line=dict(color="#d6604d", width=5),
                 text=[f"p={pair.i}", f"p={pair.j}"],
                 textposition=["top center", "bottom center"],
-                name=pair_label,
+                # In the legend too: projected, the two labels may overlap.
+                name=f"{pair_label}: p = {pair.i}, {pair.j}",
                 hoverinfo="skip",
             )
         )
@@ -301,6 +306,9 @@ def trajectory_figure(
             yaxis=dict(scene_axis, title=dict(text="sin ω₁p")),
             zaxis=dict(scene_axis, title=dict(text="sin ω₂p")),
             aspectmode="cube",
+            # Farther than Plotly's default eye (1.25, 1.25, 1.25): the z axis' labels
+            # were cut off at the left edge of a half-width column.
+            camera=dict(eye=dict(x=1.55, y=1.55, z=1.1)),
         ),
         legend=dict(orientation="h", y=0, x=0),
     )

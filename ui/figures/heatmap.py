@@ -241,15 +241,16 @@ def table_figure(
 def similarity_figure(
     data: np.ndarray | Grid, *, words: dict = WORDS, reference: int | None = None, height=460
 ) -> go.Figure:
-    """The ``L x L`` matrix of dot products ``PE_i . PE_j``, symmetric colour scale.
+    """The ``L x L`` matrix of dot products ``PE_p . PE_q``, symmetric colour scale.
 
-    ``reference`` marks row i = reference (the row drawn by :func:`similarity_curve`).
+    ``reference`` marks row p = reference (the row drawn by :func:`similarity_curve`).
+    Positions are p and q: i is the pair index on this page, k the offset elsewhere.
     """
     grid = as_grid(data)
     zmax = float(np.max(np.abs(grid.z))) or 1.0
-    y = row_labels(grid, words, symbol="i = ")
+    y = row_labels(grid, words, symbol="p = ")
     x = row_labels(
-        Grid(grid.z.T, grid.cols, grid.rows, grid.col_step, grid.row_step), words, symbol="j = "
+        Grid(grid.z.T, grid.cols, grid.rows, grid.col_step, grid.row_step), words, symbol="q = "
     )
     fig = go.Figure(_heatmap(grid, x, y, zmax, _hover_value(grid, words, words["similarity"])))
     starts = [a for a, _ in spans(grid.rows, grid.row_step)]
@@ -285,7 +286,7 @@ def similarity_curve(
             y=values[j],
             mode="lines",
             line=dict(color="#b2182b", width=1.5),
-            hovertemplate=f"j = %{{x}}<br>{words['curve_axis']} = %{{y:.4f}}<extra></extra>",
+            hovertemplate=f"q = %{{x}}<br>{words['curve_axis']} = %{{y:.4f}}<extra></extra>",
         )
     )
     fig.add_vline(x=reference, line=dict(color="grey", dash="dot"))
@@ -328,6 +329,11 @@ def embedding_figure(
     fig.update_yaxes(autorange="reversed")
     fig.update_yaxes(title=words["position"], row=1, col=1)
     fig.update_xaxes(title=words["dimension"])
+    # Whole dimensions and positions only: five narrow panels of 2 columns got ticks at
+    # 0.5 steps that ran together ("1.50.5").
+    rows, cols = np.shape(panels[0][1])
+    fig.update_xaxes(dtick=max(1, cols // 2))
+    fig.update_yaxes(dtick=max(1, rows // 5))
     fig = style(fig, height=height)
     fig.update_layout(margin=dict(t=60))
     return fig

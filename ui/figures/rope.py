@@ -156,8 +156,12 @@ def _style_of(key, index: int) -> tuple[str, str]:
     return METHOD_STYLE.get(key, (PALETTE[index % len(PALETTE)], DASHES[index % len(DASHES)]))
 
 
-def _lines(fig, x, curves: Mapping, *, names=None, row=None, col=None, legend=True) -> None:
+def _lines(
+    fig, x, curves: Mapping, *, axes: tuple[str, str], names=None, row=None, col=None, legend=True
+) -> None:
+    """One line per curve; the hover names the curve and both axes (``axes``: titles)."""
     x = np.asarray(x)
+    hover = f"%{{fullData.name}}<br>{axes[0]} = %{{x}}<br>{axes[1]} = %{{y:.4g}}<extra></extra>"
     step = -(-x.size // MAX_LINE_POINTS)  # subsample lines longer than 5000 points
     for index, (key, y) in enumerate(curves.items()):
         color, dash = _style_of(key, index)
@@ -171,6 +175,7 @@ def _lines(fig, x, curves: Mapping, *, names=None, row=None, col=None, legend=Tr
                 legendgroup=name,
                 showlegend=legend,
                 line=dict(color=color, dash=dash, width=2),
+                hovertemplate=hover,
             ),
             row=row,
             col=col,
@@ -192,7 +197,7 @@ def decay_figure(
 ) -> go.Figure:
     """One line per base over the relative distance."""
     fig = go.Figure()
-    _lines(fig, distances, curves, names=names)
+    _lines(fig, distances, curves, axes=(x_title, y_title), names=names)
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title)
     _legend_on_top(fig)
@@ -211,7 +216,7 @@ def frequency_figure(
     """A positive quantity per pair j on a log axis, one line per method."""
     fig = go.Figure()
     first = next(iter(curves.values()))
-    _lines(fig, np.arange(len(first)), curves, names=names)
+    _lines(fig, np.arange(len(first)), curves, axes=(x_title, y_title), names=names)
     for label, value in (thresholds or {}).items():
         fig.add_hline(y=value, line=dict(color="#777", dash="dash", width=1))
         fig.add_annotation(
@@ -247,8 +252,10 @@ def extension_figure(
     fig = make_subplots(
         rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=list(titles)
     )
-    _lines(fig, distances, scores, names=names, row=1, col=1)
-    _lines(fig, distances, bounds, names=names, row=2, col=1, legend=False)
+    _lines(fig, distances, scores, axes=(x_title, y_titles[0]), names=names, row=1, col=1)
+    _lines(
+        fig, distances, bounds, axes=(x_title, y_titles[1]), names=names, row=2, col=1, legend=False
+    )
     for row in (1, 2):
         fig.add_vline(x=original, line=dict(color="#555", dash="dash", width=1), row=row, col=1)
         fig.update_yaxes(title=y_titles[row - 1], row=row, col=1)
@@ -272,7 +279,8 @@ def layout_figure(
     head_dim: int, permutation: np.ndarray, *, row_labels: Sequence[str], x_title: str
 ) -> go.Figure:
     """Pair index j of every dimension in both layouts; the text in the split row is the
-    interleaved dimension that moves there (the permutation)."""
+    interleaved dimension that moves there (the permutation): in the cells up to
+    ``head_dim = 32``, on hover always."""
     half = head_dim // 2
     z = np.vstack([np.arange(head_dim) // 2, np.arange(head_dim) % half])
     show_text = head_dim <= 32
@@ -282,11 +290,11 @@ def layout_figure(
             z=z,
             x=np.arange(head_dim),
             y=list(row_labels),
-            text=text if show_text else None,
+            text=text,
             texttemplate="%{text}" if show_text else None,
             colorscale="Viridis",
             colorbar=dict(thickness=12, title=dict(text="j")),
-            hovertemplate="%{y}<br>%{x}<br>j = %{z}<extra></extra>",
+            hovertemplate="%{y}<br>%{x} ← %{text}<br>j = %{z}<extra></extra>",
             xgap=1,
             ygap=3,
         )

@@ -281,7 +281,8 @@ def pair_error_figure(
             annotation_position="top right",
         )
     fig.update_xaxes(title=tr("rotation.axis_pair"))
-    fig.update_yaxes(type="log", title=tr("rotation.axis_fit_error"), exponentformat="e", dtick=1)
+    # No fixed dtick: at 1 per decade an error range inside one decade had no tick at all.
+    fig.update_yaxes(type="log", title=tr("rotation.axis_fit_error"), exponentformat="e")
     return style(fig, height=height, title=tr("rotation.fit_error_title"))
 
 

@@ -464,7 +464,7 @@ def sine_parts(b: float, c: float) -> SineParts:
     return SineParts(
         period=float(period),
         frequency=float(1 / period),
-        shift=float(-c / b),
+        shift=float(-c / b) + 0.0,  # + 0.0: C = 0 gives 0, not -0
         peak=float(((np.pi / 2 - c) % (2 * np.pi)) / b),
         rise=float(((-c) % (2 * np.pi)) / b),
     )

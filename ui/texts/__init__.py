@@ -9,20 +9,37 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from functools import cache
+import sys
+from functools import cache, lru_cache
+from types import ModuleType
 
 LANGUAGES = ("en", "zh")
 
 
 @cache
+def _module_names(lang: str) -> tuple[str, ...]:
+    package = importlib.import_module(f"ui.texts.{lang}")
+    infos = sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)
+    return tuple(f"ui.texts.{lang}.{info.name}" for info in infos)
+
+
 def catalogue(lang: str) -> dict[str, str]:
-    """Every text of one language, merged from its modules."""
+    """Every text of one language, merged from its modules.
+
+    Cached per set of module objects, not per language: when a running server reloads
+    an edited text module (Streamlit drops it from ``sys.modules``), the next call
+    merges the new one instead of serving the old texts.
+    """
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {LANGUAGES}, got {lang!r}")
-    package = importlib.import_module(f"ui.texts.{lang}")
+    names = _module_names(lang)
+    return _merged(lang, tuple(sys.modules.get(n) or importlib.import_module(n) for n in names))
+
+
+@lru_cache(maxsize=len(LANGUAGES) * 2)
+def _merged(lang: str, modules: tuple[ModuleType, ...]) -> dict[str, str]:
     merged: dict[str, str] = {}
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"ui.texts.{lang}.{info.name}")
+    for module in modules:
         clash = merged.keys() & module.TEXTS.keys()
         if clash:
             raise KeyError(f"text keys defined twice in {lang}: {sorted(clash)}")

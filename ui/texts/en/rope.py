@@ -70,7 +70,7 @@ TEXTS = {
     "rope.compare_notice": "Notice: same q, k, one colour scale. (a) cannot tell positions apart at all; (b) p = sinusoidal(L, d, b) added to q and k (W_q p and W_k p for a sentence) depends on the absolute positions through the cross terms q·p and p·k, so its residual is large; (c) depends on m − n only: residual at rounding level.",
     "rope.layout_interleaved": "interleaved",
     "rope.layout_split": "split",
-    "rope.layout_dim": "dimension (text: the interleaved dimension placed there)",
+    "rope.layout_dim": "dimension (cells up to d = 32, and hover: the interleaved dimension placed there)",
     "rope.check_permuted": "max |S_interleaved(q, k) − S_split(q_P, k_P)|",
     "rope.check_permuted_help": "Scores with the interleaved layout versus the split layout applied to the permuted vectors, every entry checked (all L × L; every step-th query row at the largest sizes, see below), computed in row blocks.",
     "rope.check_vectors": "max |rope_int(q)_P − rope_split(q_P)|",

@@ -68,7 +68,7 @@ TEXTS = {
     "rotation.fit_rank_help": "Numerical rank of the sample matrix X (singular values above ε·max(n, m) times the largest). W is determined only when it equals the number of columns.",
     "rotation.fit_w_title": "Fitted W (same window as T(k))",
     "rotation.fit_slow_line": "< 1 turn over the sample",
-    "rotation.fit_notice": "Right: how far W is from T(k), pair by pair (log scale). Spread positions with L ≥ d recover every pair to rounding; a short run recovers the fast pairs but not the slow ones right of the dotted line, which turn less than once over the sample.",
+    "rotation.fit_notice": "Right: how far W is from T(k), pair by pair (log scale). Spread positions with L ≥ d recover every pair to rounding; a short run recovers the fast pairs only: the error grows as the pairs slow down, well before the dotted line, right of which a pair turns less than once over the sample.",
     "rotation.axis_dim": "dimension",
     "rotation.axis_p": "position p",
     "rotation.axis_residual": "residual",

@@ -70,7 +70,7 @@ TEXTS = {
     "rope.compare_notice": "请注意：三图使用相同的 q、k 和同一色标。(a) 完全分不出位置；(b) 把 p = sinusoidal(L, d, b) 加到 q 和 k 上（句子模式下为 W_q p 和 W_k p），交叉项 q·p 与 p·k 依赖绝对位置，因此残差很大；(c) 只依赖 m − n，残差只剩舍入误差。",
     "rope.layout_interleaved": "interleaved（交错）",
     "rope.layout_split": "split（对半）",
-    "rope.layout_dim": "维度（格中数字：交错排布中被移到此处的维度）",
+    "rope.layout_dim": "维度（d ≤ 32 时格中数字，以及悬停提示：交错排布中被移到此处的维度）",
     "rope.check_permuted": "max |S_交错(q, k) − S_对半(q_P, k_P)|",
     "rope.check_permuted_help": "交错排布的分数与对置换后向量使用对半排布的分数之差，遍历所有检查的元素（全部 L × L 个；在最大规模下每隔 step 行取一行 query，见下方说明），按行分块计算。",
     "rope.check_vectors": "max |rope_交错(q)_P − rope_对半(q_P)|",

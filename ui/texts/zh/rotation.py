@@ -68,7 +68,7 @@ TEXTS = {
     "rotation.fit_rank_help": "样本矩阵 X 的数值秩（大于 ε·max(n, m) 乘以最大奇异值的奇异值个数）。只有它等于列数时 W 才被唯一确定。",
     "rotation.fit_w_title": "拟合出的 W（与 T(k) 同一窗口）",
     "rotation.fit_slow_line": "样本范围内转不到 1 圈",
-    "rotation.fit_notice": "右图：逐对看 W 与 T(k) 的差距（对数坐标）。spread 位置且 L ≥ d 时，每一对都还原到舍入误差；连续的短序列能还原快的对，却还原不了虚线右侧慢的对，它们在样本范围内转不到一圈。",
+    "rotation.fit_notice": "右图：逐对看 W 与 T(k) 的差距（对数坐标）。spread 位置且 L ≥ d 时，每一对都还原到舍入误差；连续的短序列只能还原快的对：对越慢误差越大，早在虚线之前就开始变大；虚线右侧的对在样本范围内转不到一圈。",
     "rotation.axis_dim": "维度",
     "rotation.axis_p": "位置 p",
     "rotation.axis_residual": "残差",
