@@ -132,3 +132,43 @@ def test_clicking_each_lazy_tab_runs_it_and_puts_it_in_the_address(server, page,
         query = dict(parse_qsl(urlparse(page.url).query))
         assert query.get(spec.key, tabs(entry)[0][1][spec.key]) == label, (name, page.url)
     assert real_errors(page) == []
+
+
+def test_the_address_keeps_the_open_tab_across_a_language_switch_and_reload(server, page):
+    """Regression: a tab bound with bind="query-params" lost its URL value when the
+    labels changed language (switch, or a link in the other language), so a reload or a
+    copied address opened the first tab."""
+
+    def open_tab_and_query():
+        wait_for_app(page)
+        selected = page.locator("[role=tab][aria-selected=true]").inner_text()
+        return selected, dict(parse_qsl(urlparse(page.url).query))
+
+    page.goto(server.url + "/Rotation?rot_tab=Circle&rot_k=5")
+    assert open_tab_and_query()[0] == "Circle"
+    page.locator("[data-testid=stSidebar] label").filter(has_text="zh").first.click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('rot_tab') === '圆周'")
+    selected, query = open_tab_and_query()
+    assert selected == "圆周" and query["lang"] == "zh" and query["rot_k"] == "5"
+    page.reload()
+    assert open_tab_and_query() == (selected, query)
+    page.locator("[data-testid=stSidebar] label").filter(has_text="en").first.click()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('rot_tab') === 'Circle'")
+    assert open_tab_and_query()[0] == "Circle"
+    # A link in the other language opens its tab and keeps it in the address.
+    page.goto(server.url + "/Wavelengths?lang=zh&wl_tab=Clocks")
+    selected, query = open_tab_and_query()
+    assert selected == "时钟" and query["wl_tab"] == "时钟"
+    page.reload()
+    assert open_tab_and_query()[0] == "时钟"
+    # The browser's back button restores the tab its address names.
+    page.get_by_role("tab", name="波长", exact=True).click()
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('wl_tab')")
+    wait_for_app(page)
+    page.go_back()
+    page.wait_for_function("() => new URLSearchParams(location.search).get('wl_tab') === '时钟'")
+    wait_for_app(page)
+    page.wait_for_function(
+        "() => document.querySelector('[role=tab][aria-selected=true]')?.innerText === '时钟'"
+    )
+    assert real_errors(page) == []

@@ -34,6 +34,7 @@ _NOTICES = "_posenc_notices"
 _FIXES = "_posenc_fixes"
 _PENDING = "_posenc_pending_notices"
 _ASSIGNED = "_posenc_assigned"
+_TABS_WRITTEN = "_posenc_tabs_written"  # tab key -> the label this session put in the URL
 
 
 def assign(values: dict) -> None:
@@ -333,20 +334,31 @@ def shared_controls(*, seq_len: bool = True) -> tuple[int, int, float]:
 
 
 def lazy_tabs(spec: ChoiceParam, page: str, names: Sequence[str]) -> dict:
-    """``st.tabs`` bound to the URL (``spec`` from ``ui.specs.tab_param``): only the open
+    """``st.tabs`` kept in the URL (``spec`` from ``ui.specs.tab_param``): only the open
     tab's ``.open`` is True, so a page computes what is on screen and nothing else.
 
-    After a language switch the same tab stays open: a stored label of the other
-    language is translated before the tabs are drawn.
+    The URL holds the open tab's label in the current language (none for the first
+    tab), written here rather than by ``bind="query-params"``: Streamlit drops a bound
+    value that is not one of the labels drawn, so after a language switch, or from a
+    link in the other language, the address lost the open tab. A link of either
+    language opens its tab; so does an address the visitor edits or the browser's back
+    button restores (a URL value this function did not write wins over the session).
     """
     labels = [t(f"{page}.tab_{name}") for name in names]
-    # The open tab: this session's, or on a first visit the link's (either language).
-    current = st.session_state.get(spec.key) or st.query_params.get(spec.key)
-    if current in spec.options and current not in labels:
-        # The widget's value (a bound parameter cannot be written directly); the URL
-        # follows it.
-        st.session_state[spec.key] = labels[spec.options.index(current) % len(labels)]
-    containers = st.tabs(labels, key=spec.key, bind="query-params")
+    written = st.session_state.setdefault(_TABS_WRITTEN, {})
+    url = st.query_params.get(spec.key)
+    current = st.session_state.get(spec.key)
+    if url is not None and url != written.get(spec.key):
+        current = url
+    index = spec.options.index(current) % len(labels) if current in spec.options else 0
+    st.session_state[spec.key] = labels[index]
+    containers = st.tabs(labels, key=spec.key, on_change="rerun")
+    opened = next((label for label, c in zip(labels, containers, strict=True) if c.open), None)
+    if opened is None or opened == labels[0]:
+        st.query_params.pop(spec.key, None)
+        written[spec.key] = None
+    else:
+        st.query_params[spec.key] = written[spec.key] = opened
     return dict(zip(names, containers, strict=True))
 
 
