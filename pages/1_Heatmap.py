@@ -56,7 +56,10 @@ with left:
 with middle:
     group = controls.toggle(spec.GROUP, t("heatmap.group"), t("heatmap.group_help"))
 with right:
-    framework = controls.choice(spec.FRAMEWORK, t("heatmap.framework"), t("heatmap.framework_help"))
+    framework = controls.choice(
+        spec.FRAMEWORK, t("heatmap.framework"), t("heatmap.framework_help"),
+        captions=[t(f"heatmap.fw_name_{name}") for name in spec.FRAMEWORK.options],
+    )  # fmt: skip
 try:  # posenc decides; only fairseq at d = 2 refuses (it divides by d/2 - 1)
     omega = framework_frequencies(framework, d_model, base)
 except ValueError:
@@ -122,7 +125,9 @@ with tabs["frameworks"]:
                 disabled=differences[name] is None, width="stretch",
             )  # fmt: skip
         name = t(f"heatmap.fw_name_{framework}")
-        if not differences.get(framework):
+        if framework == "paper":
+            st.info(t("heatmap.fw_is_paper"), icon=":material/check:")
+        elif not differences.get(framework):
             st.info(t("heatmap.fw_identical", name=name), icon=":material/check:")
         else:
             diff_grid, worst = data.difference_grid(

@@ -181,7 +181,12 @@ def forms_tab() -> None:
     verdict = "forms_log_worse" if worse else "forms_log_not_worse"
     st.caption(t("wavelengths.forms_notice"))
     st.caption(
-        t(f"wavelengths.{verdict}", d_model=d_model, base=f"{base:g}", dtypes=", ".join(worse))
+        t(
+            f"wavelengths.{verdict}",
+            d_model=d_model,
+            base=f"{base:g}",
+            dtypes=t("common.and").join(worse),
+        )
     )
     export.offer("frequency_forms", fig_forms, matrix=np.column_stack(forms["ulps"]["float64"]))
 

@@ -95,7 +95,7 @@ def conventions_tab() -> None:
     block = pair_block()[2]
     row, moved_row, moved_col, _ = data.pair_rows(p, k, d_model, base, layout, pair)
     st.markdown(t("rotation.conv_row", pair=pair, p=p))
-    st.latex(figs.row_latex(pair, row, block, moved_row))
+    st.latex(figs.row_latex(pair, row, block, moved_row, label=t("rotation.latex_pair", pair=pair)))
     st.markdown(t("rotation.conv_col", pair=pair, p=p))
     st.latex(figs.column_latex(block, row, moved_col))
     gap, used = data.convention_gap(seq_len, d_model, base, k, layout)

@@ -15,7 +15,10 @@ controls.setup_page("rope", sp.SPECS)
 head_dim = controls.slider(sp.HEAD_DIM, t("rope.head_dim"), t("rope.head_dim_help"), container=bar)
 base = controls.number(sp.BASE, t("rope.base"), t("rope.base_help"), container=bar, format="%g")
 length = controls.slider(sp.LENGTH, t("rope.length"), t("rope.length_help"), container=bar)
-layout = controls.choice(sp.LAYOUT, t("rope.layout"), t("rope.layout_help"), container=bar)
+layout = controls.choice(
+    sp.LAYOUT, t("rope.layout"), t("rope.layout_help"), container=bar,
+    captions=[t(f"rope.layout_pairs_{code}") for code in sp.LAYOUT.options],
+)  # fmt: skip
 kinds = [t(f"rope.content_{name}") for name in sp.CONTENT.options]
 kind = controls.choice(
     sp.CONTENT, t("rope.content"), t("rope.content_help"), captions=kinds, container=bar
@@ -59,7 +62,7 @@ FORMULAS = {  # shared by both languages
     r"a = 0.1\ln s + 1",
     "bound": r"\Big|\sum_{j} h_j e^{i r\theta_j}\Big| \le \max_j |h_{j+1} - h_j|\sum_{j=1}^{d/2}"
     r"|S_j(r)|,\quad S_j(r) = \sum_{k=0}^{j-1} e^{i r\theta_k},\quad"
-    r"\text{plotted: } \frac{1}{d/2}\sum_{j=1}^{d/2} |S_j(r)|",
+    r"y(r) = \frac{1}{d/2}\sum_{j=1}^{d/2} |S_j(r)|",
     "same": r"\frac{\mathbb{E}\,\langle R(m\theta)x,\,R(n\theta)x\rangle}{\mathbb{E}\,|x|^2}"
     r" = \frac{2}{d}\sum_j \cos(r\theta_j),\qquad r = m - n",
 }
@@ -92,7 +95,10 @@ with tabs["scores"]:
     if tabs["scores"].open:
         left, right = st.columns(2)
         scale = controls.toggle(sp.SCALE, t("rope.scale"), t("rope.scale_help"), container=left)
-        how = controls.choice(sp.VIEW, t("rope.view"), t("rope.view_help"), container=right)
+        how = controls.choice(
+            sp.VIEW, t("rope.view"), t("rope.view_help"), container=right,
+            captions=[t(f"rope.view_{code}") for code in sp.VIEW.options],
+        )  # fmt: skip
         st.latex(FORMULAS["scores_all" if how == "attention_all" else "scores"])
         args = (*model, length, layout, *content, scale, how)
         view = data.score_view(*args)
@@ -191,8 +197,9 @@ with tabs["extension"]:
     if tabs["extension"].open:
         c1, c2, c3 = st.columns(3)
         scaling = controls.choice(
-            sp.SCALING, t("rope.scaling"), t("rope.scaling_help"), container=c1
-        )
+            sp.SCALING, t("rope.scaling"), t("rope.scaling_help"), container=c1,
+            captions=[t(f"rope.method_{code}") for code in sp.SCALING.options],
+        )  # fmt: skip
         factor = controls.number(sp.FACTOR, t("rope.factor"), t("rope.factor_help"), container=c2)
         orig = controls.slider(sp.ORIGINAL, t("rope.orig"), t("rope.orig_help"), container=c3)
         st.latex(FORMULAS[scaling])

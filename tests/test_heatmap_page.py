@@ -200,6 +200,20 @@ def test_framework_preset_buttons_set_framework_and_native_layout(name):
     assert [c.value for c in box.code] == [code.rstrip() for _, code in LISTINGS[name]]
 
 
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ({}, "This is the paper's own formula"),  # not "the paper equals the paper"
+        ({"hm_framework": "tf"}, "TensorFlow tutorial gives the paper's values exactly"),
+    ],
+)
+def test_frameworks_tab_says_why_there_is_no_difference_to_draw(query, said):
+    at = open_page(query, tab="frameworks")
+    notes = [info.value for info in at.info]
+    assert any(said in note for note in notes), notes
+    assert not [el for el in at.get("plotly_chart") if "hm_difference" in el.proto.id]
+
+
 def test_framework_differences_on_screen_match_the_peers():
     at = open_page(tab="frameworks")
     frame = at.dataframe[0].value.set_index("code")

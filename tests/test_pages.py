@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import logging
+import re
 import threading
 import tracemalloc
 
@@ -81,6 +82,24 @@ def streamlit_warnings():
     yield handler.records
     for logger in loggers:
         logger.removeHandler(handler)
+
+
+# Words a formula may keep in Chinese: names of code, not prose.
+CODE_WORDS = {"posenc.rope"}
+
+
+@pytest.mark.parametrize(("entry", "tab", "opened"), PAGE_TABS, ids=PAGE_TAB_IDS)
+def test_formulas_in_chinese_carry_no_english_words(entry, tab, opened):
+    """Formulas are shared by both languages; words in them (\\text{...}) must follow the
+    reader's language (an audit found 'pair 0' and 'plotted:' in zh)."""
+    at = run(entry, {"lang": "zh"} | opened)
+    words = [
+        inner
+        for latex in at.latex
+        for inner in re.findall(r"\\text\{([^{}]*)\}", latex.value)
+        if re.search(r"[A-Za-z]{3,}", inner) and inner not in CODE_WORDS
+    ]
+    assert words == []
 
 
 @pytest.mark.parametrize(("entry", "tab", "opened"), PAGE_TABS, ids=PAGE_TAB_IDS)

@@ -358,10 +358,14 @@ def angle_latex(pair: int, d_model: int, base: float, k: float, omega: float) ->
     )
 
 
-def row_latex(pair: int, row: np.ndarray, block: np.ndarray, moved: np.ndarray) -> str:
-    r"""Seed 000: [sin, cos] Phi = [sin w(p+k), cos w(p+k)] with the numbers."""
+def row_latex(
+    pair: int, row: np.ndarray, block: np.ndarray, moved: np.ndarray, *, label: str | None = None
+) -> str:
+    r"""Seed 000: [sin, cos] Phi = [sin w(p+k), cos w(p+k)] with the numbers; ``label``
+    names the pair under the row (in the reader's language; default ``pair <i>``)."""
+    label = f"pair {pair}" if label is None else label
     return (
-        rf"\underbrace{{{bmatrix([row])}}}_{{PE_{{(p)}}\ \text{{pair }}{pair}}}"
+        rf"\underbrace{{{bmatrix([row])}}}_{{PE_{{(p)}}\ \text{{{label}}}}}"
         + bmatrix(block)
         + " = "
         + rf"\underbrace{{{bmatrix([moved])}}}_{{PE_{{(p+k)}}}}"

@@ -20,6 +20,7 @@ TEXTS = {
     "param.list_empty": "{name}: give at least one value",
     "param.list_long": "{name}: at most {max_count} values, got {count}",
     "common.downsampled": "Showing block means: {rows} × {cols} cells stand for the {n_rows} × {n_cols} matrix (one cell = {row_step} × {col_step} entries).",
+    "common.and": " and ",
     "common.position": "position",
     "common.dimension": "dimension",
     "common.value": "value",

@@ -43,6 +43,7 @@ TEXTS = {
     "rotation.conv_measured": "Same vectors. Measured over all L = {L} positions with the dense matrix of each seed (first {dims} of {d_model} dimensions): max |PE[p] T(k) − (T(k)ᵀ PE[p]ᵀ)ᵀ| = {gap}.",
     "rotation.derivation": "Where the rotation matrix comes from (seed 003)",
     "rotation.derivation_pe": "PE's pair {pair} is the point (x₀, y₀) = (sin ωp, cos ωp), and k more positions turn it **clockwise** by B = ωk (the case B → −B): the numbers below are PE[p + k]'s pair above.",
+    "rotation.latex_pair": "pair {pair}",
     "rotation.seed_typo": "Seed 000 writes cos(α + β) = cos α cos β + sin α sin β: a sign slip, it is − sin α sin β. Its next step, and the products above, use the right sign.",
     "rotation.dot_header": "The dot product depends on k only, and not on its sign",
     "rotation.dot_title": "PE[p] · PE[p + k]",

@@ -20,6 +20,7 @@ TEXTS = {
     "param.list_empty": "{name}：请至少给出一个值",
     "param.list_long": "{name}：最多 {max_count} 个值，实际 {count} 个",
     "common.downsampled": "显示块平均：{rows} × {cols} 个格子代表 {n_rows} × {n_cols} 的矩阵（每格 = {row_step} × {col_step} 个元素）。",
+    "common.and": " 和 ",
     "common.position": "位置",
     "common.dimension": "维度",
     "common.value": "值",
