@@ -122,6 +122,8 @@ def vector_tab() -> None:
     vectors = spectrum.pe_block(ks, columns, d_model, base)
     fig_vec = figs.vectors_figure(x_axis, vectors, ks, x_title, t, height=chart(300))
     st.plotly_chart(fig_vec, width="stretch", key="wl_vector_chart")
+    if count > half:
+        st.caption(t("wavelengths.vec_all_pairs", half=half, d_model=d_model, count=count))
     st.caption(t("wavelengths.vector_notice"))
     export.offer("pe_vectors", fig_vec, matrix=vectors)
 

@@ -79,7 +79,8 @@ def circle_tab() -> None:
         rf"\omega_{{{pair}}}(p+k) - \omega_{{{pair}}}\,p = \omega_{{{pair}}}\,k"
         rf" = {figs.num(omega * k, 4)}\ \mathrm{{rad}}"
     )
-    right.markdown(t("rotation.circle_angle", turns=turns, rest=f"{rest:.6g}"))
+    way = t("rotation.turns_back" if turns < 0 else "rotation.turns_forward", n=abs(turns))
+    right.markdown(t("rotation.circle_angle", turns=way, rest=f"{rest:.6g}"))
     if p >= seq_len:
         right.caption(t("rotation.circle_outside", p=p, L=seq_len))
     if circle.step > 1:

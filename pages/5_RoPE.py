@@ -173,7 +173,9 @@ with tabs["compare"]:
         chart(fig, "rope_compare_chart")
         grid_note(grids[0], length)
         for col, title, v in zip(st.columns(3), titles, views, strict=True):
-            col.metric(title, residual(v), help=t("rope.residual_help"))
+            col.metric(
+                t("rope.compare_residual", name=title), residual(v), help=t("rope.residual_help")
+            )
         st.caption(t("rope.compare_notice") if views[0].period else t("rope.no_period"))
         export.offer("rope_compare", fig)
 

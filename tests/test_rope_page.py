@@ -168,6 +168,12 @@ def test_comparison_shows_additive_pe_far_from_toeplitz_and_rope_at_rounding():
     at = open_page(SMALL, tab="compare")
     none, additive, rope = (float(v) for v in metric_values(at))
     assert none == 0.0 and rope < 1e-12 and additive > 0.1
+    assert [m.label for m in at.metric] == [
+        f"Toeplitz residual, ({c}) {name}"
+        for c, name in zip(
+            "abc", ("no position code", "additive sinusoidal PE", "RoPE"), strict=True
+        )
+    ]
 
 
 def test_layouts_agree_after_the_permutation_and_not_before():

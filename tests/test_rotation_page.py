@@ -101,6 +101,15 @@ def test_negative_and_fractional_k_from_the_url(k):
     assert rf"\Phi_{{0}}({float(k):g})" in block_tex(matrix)
 
 
+@pytest.mark.parametrize(
+    ("k", "said"), [("1000", "(159 of them)"), ("-1000", "(159 of them, turning back)")]
+)
+def test_circle_counts_whole_turns_without_a_minus_sign(k, said):
+    at = open_page({"rot_k": k}, tab="circle")  # pair 0: omega = 1, 1000 rad = 159 turns + 0.97
+    text = next(m.value for m in at.markdown if m.value.startswith("Modulo whole turns"))
+    assert said in text and "-159" not in text
+
+
 def test_k_zero_leaves_every_row_in_place():
     at = open_page({"rot_k": "0"}, tab="check")
     assert float(metric(at, "max residual")) == 0.0

@@ -247,6 +247,14 @@ def test_sine_basics_reads_a_to_d_from_the_url_and_the_seed_003_button_sets_b_to
     assert [at.slider(key=s.key).value for s in specs.SINE] == [1.0, 1.0, 0.0, 0.0]
 
 
+@pytest.mark.parametrize(("query", "said"), [({}, True), ({"wl_vec_count": "64"}, False)])
+def test_asking_for_more_pairs_than_d_has_says_all_are_shown(query, said):
+    at = open_page(query, tab="vector")  # d = 128: 64 pairs
+    note = "d = 128 has d/2 = 64 pairs: all of them are shown (100 asked)."
+    assert (note in [c.value for c in at.caption]) == said
+    assert len(decode(chart(at, VECTORS)["data"][0]["x"])) == 64
+
+
 def test_seed_004_preset_reproduces_the_four_sine_panels_at_d_512():
     at = open_page({"wl_positions": "1", "wl_vec_mode": "row"}, tab="vector")
     at.button(key="wl_preset_004").click()

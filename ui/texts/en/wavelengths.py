@@ -79,6 +79,7 @@ TEXTS = {
     "wavelengths.vec_count_help": "Pairs x = 0 … count−1 (at most d/2; row mode shows their 2·count columns). Seed 004 shows 100. Kept in the URL as wl_vec_count.",
     "wavelengths.vec_x_pairs": "pair x",
     "wavelengths.vec_x_dims": "dimension j",
+    "wavelengths.vec_all_pairs": "d = {d_model} has d/2 = {half} pairs: all of them are shown ({count} asked).",
     "wavelengths.vector_notice": "Each position gets its own curve: fast oscillation on the left, flat near sin(0) = 0 on the right where k·ωₓ is small. Like seed 004's plotSinusoid, the sin_pairs mode draws only the sine of pair x, not column x of the table.",
     # 4. clock
     "wavelengths.sec_clock": "Clock view: one dial per pair",

@@ -79,6 +79,7 @@ TEXTS = {
     "wavelengths.vec_count_help": "显示第 x = 0 … count−1 对（最多 d/2 对；row 模式显示对应的 2·count 列）。原文 004 显示 100 对。保存在网址参数 wl_vec_count 中。",
     "wavelengths.vec_x_pairs": "维度对 x",
     "wavelengths.vec_x_dims": "维度 j",
+    "wavelengths.vec_all_pairs": "d = {d_model} 只有 d/2 = {half} 个维度对：已全部显示（请求了 {count} 个）。",
     "wavelengths.vector_notice": "每个位置都有自己独特的曲线：左边振荡得快，右边 k·ωₓ 很小，曲线贴近 sin(0) = 0。与原文 004 的 plotSinusoid 一样，sin_pairs 模式只画第 x 对的正弦，而不是表中的第 x 列。",
     # 4. clock
     "wavelengths.sec_clock": "时钟视图：每对维度一个表盘",
