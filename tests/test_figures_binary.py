@@ -63,6 +63,9 @@ def test_evolution_figure_gives_each_scheme_its_own_colour_range():
     assert fig.layout.coloraxis.cmax == 49.0  # index reaches L - 1
     assert fig.layout.coloraxis5.cmax == pytest.approx(1.0)
     assert len({trace.coloraxis for trace in fig.data}) == 5
+    # A sine table tops out just short of 1 (0.99999...): its bar still reads ±1.
+    sines = [fig.layout[f"coloraxis{c}"].colorbar.ticktext for c in (3, 4, 5)]
+    assert all(list(text) == ["-1", "0", "1"] for text in sines), sines
 
 
 def test_evolution_figure_at_the_largest_settings_is_under_1_mb():

@@ -39,6 +39,8 @@ def evolution_figure(
     )
     for col, (grid, top) in enumerate(zip(grids, tops, strict=True), start=1):
         top = float(top) or 1.0
+        if 0.999 < top < 1.0:  # a sine table's largest |value| short of 1: the bar reads 1
+            top = 1.0
         axis = "coloraxis" if col == 1 else f"coloraxis{col}"
         fig.add_trace(
             go.Heatmap(
