@@ -310,7 +310,7 @@ def trajectory_figure(
             aspectmode="cube",
             # Farther than Plotly's default eye (1.25, 1.25, 1.25): the z axis' labels
             # were cut off at the left edge of a half-width column.
-            camera=dict(eye=dict(x=1.55, y=1.55, z=1.1)),
+            camera=dict(eye=dict(x=1.8, y=1.8, z=1.2)),
         ),
         legend=dict(orientation="h", y=0, x=0),
     )

@@ -5,7 +5,7 @@ TEXTS = {
     "wavelengths.tab_clock": "Clocks",
     "wavelengths.tab_forms": "Float forms",
     "wavelengths.tab_basics": "Sine basics",
-    "wavelengths.sec_basics": "Sine basics: amplitude, period, phase, frequency (seeds 003, 004)",
+    "wavelengths.sec_basics": "Sine basics (seeds 003, 004)",
     "wavelengths.sin_a": "Amplitude A (wl_sin_a)",
     "wavelengths.sin_a_help": "Height of the top above the midline, half the distance from the lowest to the highest point. Kept in the URL as wl_sin_a.",
     "wavelengths.sin_b": "B (wl_sin_b)",

@@ -5,7 +5,7 @@ TEXTS = {
     "wavelengths.tab_clock": "时钟",
     "wavelengths.tab_forms": "浮点形式",
     "wavelengths.tab_basics": "正弦基础",
-    "wavelengths.sec_basics": "正弦函数回顾：振幅、周期、相位、频率（原文 003、004）",
+    "wavelengths.sec_basics": "正弦函数回顾（原文 003、004）",
     "wavelengths.sin_a": "振幅 A（wl_sin_a）",
     "wavelengths.sin_a_help": "最高点到中线的高度，也是最高点到最低点距离的一半。URL 参数为 wl_sin_a。",
     "wavelengths.sin_b": "B（wl_sin_b）",
