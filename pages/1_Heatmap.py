@@ -125,6 +125,8 @@ with tabs["frameworks"]:
                 disabled=differences[name] is None, width="stretch",
             )  # fmt: skip
         name = t(f"heatmap.fw_name_{framework}")
+        # The table's last column is cut at most widths: the chosen row's text in full.
+        st.markdown(f"**{framework}** ({name}): {t(f'heatmap.fw_what_{framework}')}")
         if framework == "paper":
             st.info(t("heatmap.fw_is_paper"), icon=":material/check:")
         elif not differences.get(framework):

@@ -195,6 +195,8 @@ def test_framework_preset_buttons_set_framework_and_native_layout(name):
     if name in ("t2t", "fairseq", "torch32"):
         diff = decode(by_key(at, "hm_difference")["data"][0]["z"])
         assert np.abs(diff).max() > 0
+    # ... its whole "what it changes" text (the table's column is cut) ...
+    assert any(m.value.endswith(text("en", f"heatmap.fw_what_{name}")) for m in at.markdown)
     # ... and its code under the table, as ui.framework_code quotes it.
     (box,) = [e for e in at.expander if e.label.startswith("The code behind")]
     assert [c.value for c in box.code] == [code.rstrip() for _, code in LISTINGS[name]]
