@@ -33,9 +33,11 @@ FORMULAS = {  # shared by both languages
     "intro": r"q_m = R(m\theta)\,W_q x_m,\quad k_n = R(n\theta)\,W_k x_n,\quad"
     r"\langle q_m, k_n\rangle = (W_q x_m)^\top R\big((n-m)\theta\big)\, W_k x_n",
     "scores": r"S_{mn} = \frac{\langle q_m, k_n\rangle}{\sqrt d},\qquad a_{mn} = "
-    r"\frac{e^{S_{mn}}}{\sum_{j\le m} e^{S_{mj}}}\ (n \le m),\qquad a_{mn} = 0\ (n > m)",
+    r"\frac{e^{S_{mn}}}{\sum_{j\le m} e^{S_{mj}}}\ (n \le m),\qquad a_{mn} = 0\ (n > m),\qquad"
+    r" o_m = \sum_{n} a_{mn} v_n",
     "scores_all": r"S_{mn} = \frac{\langle q_m, k_n\rangle}{\sqrt d},\qquad a_{mn} = "
-    r"\frac{e^{S_{mn}}}{\sum_{j=0}^{L-1} e^{S_{mj}}}\ \ (0 \le n < L)",
+    r"\frac{e^{S_{mn}}}{\sum_{j=0}^{L-1} e^{S_{mj}}}\ \ (0 \le n < L),\qquad"
+    r" o_m = \sum_{n} a_{mn} v_n",
     "pair": r"\begin{aligned} f_q(x_m, m) &= (W_q x_m)\,e^{i m\theta} = \begin{pmatrix}"
     r"\cos m\theta & -\sin m\theta\\ \sin m\theta & \cos m\theta\end{pmatrix}\begin{pmatrix}"
     r"q^{(1)}\\ q^{(2)}\end{pmatrix}\\ \langle f_q(x_m, m), f_k(x_n, n)\rangle &= \mathrm{Re}"

@@ -118,6 +118,7 @@ def test_attention_views_normalise_rows_causally_or_over_every_key(view):
     formula = "".join(latex.value for latex in at.latex)
     assert ("j\\le m" in formula) == (view == "attention")
     assert ("j=0}^{L-1}" in formula) == (view == "attention_all")
+    assert "o_m = \\sum_{n} a_{mn} v_n" in formula  # seed 002's output of the attention
 
 
 def test_pair_tab_walks_through_seed_002s_proof_with_its_numbers():
