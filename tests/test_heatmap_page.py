@@ -343,7 +343,7 @@ def test_chinese_page_has_chinese_labels_and_hover_words():
     assert at.title[0].value == "位置编码表，逐格查看"
     y = by_key(at, "hm_table")["data"][0]["y"]
     assert y[3] == "位置 3"
-    assert "频率对 i = 0" in by_key(at, "hm_table")["data"][0]["x"][0]
+    assert "维度对 i = 0" in by_key(at, "hm_table")["data"][0]["x"][0]
 
 
 def test_downloads_offer_the_matrix_only_up_to_the_cap():
