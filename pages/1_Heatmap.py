@@ -126,7 +126,14 @@ with tabs["frameworks"]:
             )  # fmt: skip
         name = t(f"heatmap.fw_name_{framework}")
         # The table's last column is cut at most widths: the chosen row's text in full.
-        st.markdown(f"**{framework}** ({name}): {t(f'heatmap.fw_what_{framework}')}")
+        st.markdown(
+            t(
+                "heatmap.fw_chosen",
+                code=framework,
+                name=name,
+                what=t(f"heatmap.fw_what_{framework}"),
+            )
+        )
         if framework == "paper":
             st.info(t("heatmap.fw_is_paper"), icon=":material/check:")
         elif not differences.get(framework):
