@@ -58,7 +58,7 @@ TEXTS = {
     "heatmap.fw_diff_notice": "{name} − paper, same layout: largest |difference| {worst:.3g}. Notice where it grows: with the position for float32 rounding, in the slow right-hand pairs for the exponent i/(d/2 − 1).",
     "heatmap.fw_diff_blocks": "Each cell shows the largest |difference| among {rows} × {cols} entries (a mean would cancel the oscillating differences).",
     "heatmap.fw_is_paper": "This is the paper's own formula: nothing to compare. Choose another implementation with the buttons above (or in the Table tab) to see what it changes.",
-    "heatmap.fw_chosen": "**{code}** ({name}): {what}",
+    "heatmap.fw_chosen": "**{code}** ({name}), what it changes: {what}",
     "heatmap.fw_identical": "{name} gives the paper's values exactly in this layout: nothing to draw. Choose another implementation in the Table tab or with the buttons above.",
     "heatmap.emb_intro": "The encoder's input is word embedding + positional encoding (seed 004). A random matrix stands in for the learned word vectors; compare what each position code adds to it, all on one colour scale.",
     "heatmap.seed": "Embedding seed",

@@ -58,7 +58,7 @@ TEXTS = {
     "heatmap.fw_diff_notice": "{name} − 论文（同一排布）：最大 |差| 为 {worst:.3g}。注意差在哪里变大：float32 舍入随位置增大；指数 i/(d/2 − 1) 则体现在右边慢的维度对上。",
     "heatmap.fw_diff_blocks": "每个格子显示 {rows} × {cols} 个元素中最大的 |差|（取平均会让正负振荡的差相互抵消）。",
     "heatmap.fw_is_paper": "当前选的就是论文本身的公式，没有差可画。用上面的按钮（或在“编码表”标签页）选择其他实现，看看它改动了什么。",
-    "heatmap.fw_chosen": "**{code}**（{name}）：{what}",
+    "heatmap.fw_chosen": "**{code}**（{name}）改动了什么：{what}",
     "heatmap.fw_identical": "在这种排布下，{name} 与论文的数值完全相同，没有差可画。请在“编码表”标签页或用上面的按钮选择其他实现。",
     "heatmap.emb_intro": "编码器的输入是词嵌入 + 位置编码（原文 004）。这里用一个随机矩阵代替学到的词向量，在同一色标下比较各种位置编码给它加上了什么。",
     "heatmap.seed": "词嵌入的随机种子",
