@@ -140,6 +140,9 @@ def test_the_address_keeps_the_open_tab_across_a_language_switch_and_reload(serv
     copied address opened the first tab."""
 
     def open_tab_and_query():
+        # After a navigation the app first reports "not running" before its websocket
+        # connects: wait for a chart of this run too, then for the run to end.
+        page.wait_for_selector(CHART, timeout=60_000)
         wait_for_app(page)
         selected = page.locator("[role=tab][aria-selected=true]").inner_text()
         return selected, dict(parse_qsl(urlparse(page.url).query))
