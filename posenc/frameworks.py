@@ -31,7 +31,7 @@ import numpy as np
 
 from posenc._validate import check_base, check_even, check_int, check_layout
 from posenc.sinusoidal import _MAX_THREADS, _THREADED_SIZE, _table, frequencies, sinusoidal
-from posenc.spectrum import frequencies_logspace
+from posenc.spectrum import _sin_cos_f32, frequencies_logspace
 
 __all__ = [
     "FRAMEWORKS",
@@ -66,13 +66,6 @@ def _torch32_div_term(d_model: int, base: float) -> np.ndarray:
     # rounded correctly. Against torch 2.13 (d = 512..4096) this differs in 1-2% of the
     # entries, by one ulp; numpy's own float32 exp differs in ~40%.
     return frequencies_logspace(d_model, base, dtype=np.float32)
-
-
-def _sin_cos_f32(angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``sin``, ``cos`` of float32 angles, each rounded once to float32 (as exact as float32
-    allows; numpy's float32 ``sin`` is not)."""
-    wide = angles.astype(np.float64)
-    return np.sin(wide).astype(np.float32), np.cos(wide).astype(np.float32)
 
 
 def framework_frequencies(name: str, d_model: int, base: float = 10000.0) -> np.ndarray:

@@ -408,11 +408,18 @@ def torch_rows_f32(positions, d_model: int, base: float = 10000.0) -> np.ndarray
     array([[0.        , 1.        , 0.        , 1.        ],
            [0.84147096, 0.5403023 , 0.09983341, 0.9950042 ]], dtype=float32)
     """
-    angle = torch_angles_f32(positions, d_model, base).astype(np.float64)
-    out = np.empty((angle.shape[0], 2 * angle.shape[1]), dtype=np.float32)
-    out[:, 0::2] = np.sin(angle)
-    out[:, 1::2] = np.cos(angle)
+    sin, cos = _sin_cos_f32(torch_angles_f32(positions, d_model, base))
+    out = np.empty((sin.shape[0], 2 * sin.shape[1]), dtype=np.float32)
+    out[:, 0::2] = sin
+    out[:, 1::2] = cos
     return out
+
+
+def _sin_cos_f32(angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``sin``, ``cos`` of float32 angles, each rounded once to float32 (as exact as float32
+    allows; numpy's own float32 ``sin`` is not): the trig step of the torch float32 tables."""
+    wide = np.asarray(angles, dtype=np.float32).astype(np.float64)
+    return np.sin(wide).astype(np.float32), np.cos(wide).astype(np.float32)
 
 
 class Drift(NamedTuple):

@@ -39,8 +39,6 @@ def evolution_figure(
     )
     for col, (grid, top) in enumerate(zip(grids, tops, strict=True), start=1):
         top = float(top) or 1.0
-        if 0.999 < top < 1.0:  # a sine table's largest |value| short of 1: the bar reads 1
-            top = 1.0
         axis = "coloraxis" if col == 1 else f"coloraxis{col}"
         fig.add_trace(
             go.Heatmap(
@@ -67,7 +65,8 @@ def evolution_figure(
                 yanchor="top",
                 thickness=10,
                 tickvals=[-top, 0, top],
-                ticktext=[f"{-top:.6g}", "0", f"{top:.6g}"],
+                # 4 digits: a sine table's 0.99999 reads 1, the index panel's 8191 stays.
+                ticktext=[f"{-top:.4g}", "0", f"{top:.4g}"],
             ),
         )
         fig.update_xaxes(title=x_title, row=1, col=col)
