@@ -142,9 +142,10 @@ with tabs["pair"]:
         with st.expander(t("rope.pair_steps")):
             st.latex(FORMULAS["pair_steps"])
             (dot, cross, g), angle = ps["g"], rf"{m - n} \cdot {ps['theta']:.6g}"
-            st.latex(
-                rf"g = {dot:.6f}\,\cos({angle}) - ({cross:.6f})\,\sin({angle}) = {g:.6f},\qquad "
-                rf"\langle q_m, k_n\rangle_{{\text{{posenc.rope}}}} = {ps['score']:.6f}"
+            st.latex(  # two lines: at large m - n one line ran past the column
+                rf"\begin{{aligned}} g &= {dot:.6f}\,\cos({angle}) - ({cross:.6f})\,\sin({angle})"
+                rf" = {g:.6f}\\ \langle q_m, k_n\rangle_{{\text{{posenc.rope}}}}"
+                rf" &= {ps['score']:.6f}\end{{aligned}}"
             )
             st.caption(t("rope.pair_steps_typo"))
         export.offer("rope_pair", fig)
