@@ -170,7 +170,8 @@ with tabs["embedding"]:
         panels = data.embedding_panels(seq_len, d_model, base, layout, int(seed))
         emb_figure = figs.embedding_figure(
             [(t(f"heatmap.emb_panel_{key}"), matrix) for key, matrix in panels.items()],
-            words=words, height=controls.chart_height(380),
+            words=words, height=controls.chart_height(380), stacked=controls.phone(),
+            panel_height=controls.chart_height(240),
         )  # fmt: skip
         st.plotly_chart(emb_figure, width="stretch", key="hm_embedding")
         total = panels["sum"]

@@ -34,7 +34,9 @@ def lambdas_tab() -> None:
         "beyond": classes.beyond_context,
         "aliased": classes.aliased,
     }
-    fig_lambda = figs.wavelength_figure(pairs, series, masks, seq_len, t, height=chart(440))
+    fig_lambda = figs.wavelength_figure(
+        pairs, series, masks, seq_len, t, height=chart(440), stacked=controls.phone()
+    )
     st.plotly_chart(fig_lambda, width="stretch", key="wl_lambda_chart")
     st.caption(t("wavelengths.lambda_notice"))
     metric_cols = st.columns(3)
@@ -120,7 +122,9 @@ def vector_tab() -> None:
         x_axis = columns = np.arange(2 * shown)
         x_title = t("wavelengths.vec_x_dims")
     vectors = spectrum.pe_block(ks, columns, d_model, base)
-    fig_vec = figs.vectors_figure(x_axis, vectors, ks, x_title, t, height=chart(300))
+    fig_vec = figs.vectors_figure(
+        x_axis, vectors, ks, x_title, t, height=chart(300), stacked=controls.phone()
+    )
     st.plotly_chart(fig_vec, width="stretch", key="wl_vector_chart")
     if count > half:
         st.caption(t("wavelengths.vec_all_pairs", half=half, d_model=d_model, count=count))
@@ -159,6 +163,7 @@ def clock_tab() -> None:
         hand_y,
         t,
         row_height=chart(175),
+        stacked=controls.phone(),
     )
     st.plotly_chart(fig_clock, width="stretch", key="wl_clock_chart")
     if dial.size < half:
@@ -177,7 +182,9 @@ def forms_tab() -> None:
     st.markdown(t("wavelengths.forms_intro"))
     forms = data.form_errors(d_model, base)
     st.dataframe(data.forms_table(forms["compare"], t))
-    fig_forms = figs.forms_figure(pairs, forms["ulps"], t, height=chart(340))
+    fig_forms = figs.forms_figure(
+        pairs, forms["ulps"], t, height=chart(340), stacked=controls.phone()
+    )
     st.plotly_chart(fig_forms, width="stretch", key="wl_forms_chart")
     worse = [k for k, c in forms["compare"].items() if c.log_ulps > c.power_ulps]
     verdict = "forms_log_worse" if worse else "forms_log_not_worse"

@@ -46,7 +46,8 @@ def evolution_tab() -> None:
     grids, tops = evolution_grids(seq_len, d_model, base, shown)
     fig = figs.evolution_figure(
         grids, tops, list(names.values()), t("common.dimension"), position,
-        height=controls.chart_height(460),
+        height=controls.chart_height(460), stacked=controls.phone(),
+        panel_height=controls.chart_height(220),
     )  # fmt: skip
     st.plotly_chart(fig, width="stretch", key="bin_evolution")
     view_notes(grids[0], shown, d_model, "binary.evolution_capped")

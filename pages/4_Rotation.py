@@ -121,7 +121,9 @@ def dot_tab() -> None:
     curve = data.dot_curve(seq_len, d_model, base, k)
     measured, formula = data.dot_at(p, k, d_model, base)
     at_k = (formula, float(posenc.offset_distance(k, d_model, base)))
-    fig_d = figs.dot_figure(curve.k, curve.dot, curve.distance, k, at_k, t, height=chart(360))
+    fig_d = figs.dot_figure(
+        curve.k, curve.dot, curve.distance, k, at_k, t, height=chart(360), stacked=controls.phone()
+    )
     st.plotly_chart(fig_d, width="stretch", key="rot_dot_chart")
     st.caption(t("rotation.dot_sampled", step=f"{curve.step:.3g}", n=curve.k.size))
     st.caption(t("rotation.dot_notice"))

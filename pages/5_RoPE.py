@@ -172,7 +172,10 @@ with tabs["compare"]:
         titles = [t(f"rope.compare_{name}") for name in ("none", "additive", "rope")]
         grids = [v.grid for v in views]
         height = controls.chart_height(430)
-        fig = figs.compare_heatmaps(grids, titles, **POS, tokens=views[0].tokens, height=height)
+        fig = figs.compare_heatmaps(
+            grids, titles, **POS, tokens=views[0].tokens, height=height,
+            stacked=controls.phone(), panel_height=controls.chart_height(300),
+        )  # fmt: skip
         chart(fig, "rope_compare_chart")
         grid_note(grids[0], length)
         for col, title, v in zip(st.columns(3), titles, views, strict=True):

@@ -3,7 +3,7 @@
 from urllib.parse import parse_qsl, urlparse
 
 import pytest
-from conftest import real_errors, start_server, stop_server, wait_for_app
+from conftest import ARTIFACTS, real_errors, start_server, stop_server, wait_for_app
 from pages_under_test import CHARTLESS, PAGES, tab_spec, tabs
 
 from ui import menu
@@ -175,3 +175,38 @@ def test_the_address_keeps_the_open_tab_across_a_language_switch_and_reload(serv
         "() => document.querySelector('[role=tab][aria-selected=true]')?.innerText === '时钟'"
     )
     assert real_errors(page) == []
+
+
+@pytest.mark.parametrize(
+    ("device", "expected"),
+    [("iPhone", "stacked"), ("desktop", "side by side")],
+)
+def test_a_phone_browser_gets_the_evolution_panels_one_above_the_other(
+    browser, server, request, device, expected
+):
+    """End to end: the User-Agent Chromium sends as an iPhone reaches the figure."""
+    options = dict(viewport={"width": 390, "height": 1600})
+    if device == "iPhone":
+        agent = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari"
+        options.update(user_agent=agent, is_mobile=True, has_touch=True)
+    context = browser.new_context(**options)
+    pg = context.new_page()
+    try:
+        pg.goto(server.url + "/Binary_vs_sinusoid")
+        wait_for_app(pg, timeout=120_000)
+        domains = pg.wait_for_function(
+            "() => { const l = document.querySelector('.js-plotly-plot')?._fullLayout; return"
+            " l?.xaxis5 && [1, 2, 3, 4, 5].map(k => l['xaxis' + (k > 1 ? k : '')].domain); }",
+            timeout=60_000,
+        ).json_value()
+        assert pg.locator("[data-testid=stException]").count() == 0
+        if expected == "stacked":
+            assert domains == [[0, 1]] * 5
+        else:
+            assert all(right - left < 0.25 for left, right in domains)
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+        raise
+    finally:
+        context.close()

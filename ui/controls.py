@@ -115,6 +115,16 @@ def chart_height(height: int) -> int:
     return int(height * 1.5) if presenting() else height
 
 
+def phone() -> bool:
+    """A phone or tablet browser: charts stack their panels and put legends underneath.
+
+    Python cannot see the screen's width; the User-Agent is what the server has. Every
+    mobile browser writes "Mobi" in it (MDN's advice for this test); desktop browsers,
+    whatever their window size, do not.
+    """
+    return "Mobi" in (st.context.headers.get("User-Agent") or "")
+
+
 def view_params(specs: Sequence, raw: dict[str, str]) -> dict[str, str]:
     """Query parameters that reproduce the current view: every setting not at its default.
 

@@ -37,7 +37,9 @@ def tab() -> None:
             key=f"wl_basics_{name}",
             icon=":material/replay:",
         )
-    fig = figs.sine_figure(a, b, c, d, t, height=controls.chart_height(400))
+    fig = figs.sine_figure(
+        a, b, c, d, t, height=controls.chart_height(400), stacked=controls.phone()
+    )
     st.plotly_chart(fig, width="stretch", key="wl_basics_chart")
     parts = figs.sine_parts(b, c)
     st.markdown(

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from posenc.criteria import Criteria, Pair
-from ui.figures.common import COLORSCALE, Grid, heatmap, style
+from ui.figures.common import COLORSCALE, Grid, cell, heatmap, panels, style, style_stacked
 
 # Points per line beyond which a curve is reduced to its min/max envelope.
 MAX_LINE_POINTS = 5000
@@ -27,19 +27,22 @@ def evolution_figure(
     y_title: str,
     *,
     height: int = 460,
+    stacked: bool = False,
+    panel_height: int = 220,
 ) -> go.Figure:
     """The schemes' tables side by side on shared positions, each with its own colour bar.
 
     Each panel is centred on 0 (``COLORSCALE``) with range ``+-tops[i]``, the table's
-    largest ``|value|``: the index panel's bar reads L-1, the others 1.
+    largest ``|value|``: the index panel's bar reads L-1, the others 1. ``stacked``
+    (a phone): one panel above the other, each bar at the right of its panel.
     """
     n = len(grids)
-    fig = make_subplots(
-        rows=1, cols=n, shared_yaxes=True, subplot_titles=list(titles), horizontal_spacing=0.025
+    fig = panels(
+        n, stacked=stacked, titles=titles, spacing=0.025, shared_y=True, panel_height=panel_height
     )
-    for col, (grid, top) in enumerate(zip(grids, tops, strict=True), start=1):
+    for k, (grid, top) in enumerate(zip(grids, tops, strict=True), start=1):
         top = float(top) or 1.0
-        axis = "coloraxis" if col == 1 else f"coloraxis{col}"
+        axis = "coloraxis" if k == 1 else f"coloraxis{k}"
         fig.add_trace(
             go.Heatmap(
                 z=grid.z,
@@ -48,30 +51,31 @@ def evolution_figure(
                 coloraxis=axis,
                 hovertemplate=f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>%{{z:.4g}}<extra></extra>",
             ),
-            row=1,
-            col=col,
+            **cell(k, stacked),
         )
-        left, right = fig.layout[f"xaxis{col if col > 1 else ''}"].domain
-        fig.layout[axis] = dict(
-            colorscale=COLORSCALE,
-            cmin=-top,
-            cmax=top,
-            colorbar=dict(
-                orientation="h",
-                x=(left + right) / 2,
-                xanchor="center",
-                len=right - left,
-                y=-0.2,
-                yanchor="top",
-                thickness=10,
-                tickvals=[-top, 0, top],
-                # 4 digits: a sine table's 0.99999 reads 1, the index panel's 8191 stays.
-                ticktext=[f"{-top:.4g}", "0", f"{top:.4g}"],
-            ),
+        suffix = k if k > 1 else ""
+        bar = dict(
+            thickness=10,
+            tickvals=[-top, 0, top],
+            # 4 digits: a sine table's 0.99999 reads 1, the index panel's 8191 stays.
+            ticktext=[f"{-top:.4g}", "0", f"{top:.4g}"],
         )
-        fig.update_xaxes(title=x_title, row=1, col=col)
-    fig.update_yaxes(autorange="reversed", title=y_title, row=1, col=1)
+        if stacked:
+            bottom, top_edge = fig.layout[f"yaxis{suffix}"].domain
+            bar.update(y=(bottom + top_edge) / 2, yanchor="middle", len=top_edge - bottom)
+        else:
+            left, right = fig.layout[f"xaxis{suffix}"].domain
+            bar.update(
+                orientation="h", x=(left + right) / 2, xanchor="center", len=right - left,
+                y=-0.2, yanchor="top",
+            )  # fmt: skip
+        fig.layout[axis] = dict(colorscale=COLORSCALE, cmin=-top, cmax=top, colorbar=bar)
+        fig.update_xaxes(title=x_title, **cell(k, stacked))
     fig.update_yaxes(autorange="reversed")
+    if stacked:
+        fig.update_yaxes(title=y_title)
+        return style_stacked(fig, n, panel_height)
+    fig.update_yaxes(title=y_title, row=1, col=1)
     style(fig, height=height)
     fig.update_layout(margin=dict(b=120))
     return fig

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
+from plotly.subplots import make_subplots
 
 # One diverging scale centred on 0 for values in [-1, 1], used on every page.
 COLORSCALE = "RdBu_r"
@@ -190,6 +191,65 @@ def style(fig: go.Figure, *, height: int = 420, title: str | None = None) -> go.
         template=HOUSE,
         font=dict(size=13),
     )
+    return fig
+
+
+# Stacked panels (a phone's screen): pixels between one panel's plot area and the next's,
+# room for the x ticks, the axis title and the next panel's title.
+PANEL_GAP = 90
+# A touch screen shows Plotly's toolbar all the time: the first title goes under it.
+STACKED_TOP = 55
+
+
+def panels(
+    n: int,
+    *,
+    stacked: bool,
+    titles: Sequence[str] | None = None,
+    spacing: float = 0.05,
+    shared_y: bool = False,
+    panel_height: int = 260,
+) -> go.Figure:
+    """``n`` panels side by side, or one above the other when ``stacked``.
+
+    Stacked is for a phone (``ui.controls.phone``): side by side, five panels of a
+    390 px screen are 60 px each and their titles run into each other. ``shared_y``
+    ties the y axes (ticks on the first panel only when side by side, on each when
+    stacked). Place traces with :func:`cell`; finish with :func:`style_stacked`.
+    """
+    titles = list(titles) if titles else None
+    if not stacked:
+        return make_subplots(
+            rows=1, cols=n, subplot_titles=titles, shared_yaxes=shared_y, horizontal_spacing=spacing
+        )
+    # make_subplots' spacing is a fraction of the plot area, margins excluded.
+    gap = PANEL_GAP / (n * panel_height + (n - 1) * PANEL_GAP) if n > 1 else 0.0
+    return make_subplots(
+        rows=n, cols=1, subplot_titles=titles, shared_yaxes="all" if shared_y else False,
+        vertical_spacing=gap,
+    )  # fmt: skip
+
+
+def cell(k: int, stacked: bool) -> dict[str, int]:
+    """``row`` and ``col`` of panel ``k`` (counted from 1) in :func:`panels`."""
+    return dict(row=k, col=1) if stacked else dict(row=1, col=k)
+
+
+def stacked_height(n: int, panel_height: int) -> int:
+    """Figure height for ``n`` stacked panels of ``panel_height`` px (plus the margins)."""
+    return n * panel_height + (n - 1) * PANEL_GAP + STACKED_TOP + 50
+
+
+def style_stacked(fig: go.Figure, n: int, panel_height: int, *, extra: int = 0) -> go.Figure:
+    """:func:`style` for ``n`` stacked panels, ``extra`` px for a legend underneath."""
+    style(fig, height=stacked_height(n, panel_height) + extra)
+    fig.update_layout(margin=dict(t=STACKED_TOP))
+    return fig
+
+
+def legend_below(fig: go.Figure) -> go.Figure:
+    """A horizontal legend under the plot: on a phone a legend at the side takes half the width."""
+    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.2, yanchor="top"))
     return fig
 
 

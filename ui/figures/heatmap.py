@@ -13,9 +13,18 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from ui.figures.common import COLORSCALE, Grid, as_grid, block_means, steps, style
+from ui.figures.common import (
+    COLORSCALE,
+    Grid,
+    as_grid,
+    block_means,
+    cell,
+    stacked_height,
+    steps,
+    style,
+)
+from ui.figures.common import panels as grid_of_panels  # embedding_figure has a `panels`
 
 # Curves with more points are subsampled.
 MAX_POINTS = 5000
@@ -302,15 +311,17 @@ def embedding_figure(
     words: dict = WORDS,
     zmax: float = 3.0,
     height: int = 360,
+    stacked: bool = False,
+    panel_height: int = 240,
 ) -> go.Figure:
-    """Side-by-side heatmaps on ONE colour scale ``[-zmax, zmax]`` (values beyond saturate)."""
-    fig = make_subplots(
-        rows=1,
-        cols=len(panels),
-        subplot_titles=[title for title, _ in panels],
-        shared_yaxes=True,
-        horizontal_spacing=0.015,
-    )
+    """Side-by-side heatmaps on ONE colour scale ``[-zmax, zmax]`` (values beyond saturate).
+
+    ``stacked`` (a phone): one panel above the other.
+    """
+    fig = grid_of_panels(
+        len(panels), stacked=stacked, titles=[title for title, _ in panels], spacing=0.015,
+        shared_y=True, panel_height=panel_height,
+    )  # fmt: skip
     hover = (
         f"{words['position']} %{{y}}<br>{words['dimension']} %{{x}}"
         f"<br>{words['value']} = %{{z:.3f}}<extra></extra>"
@@ -322,18 +333,20 @@ def embedding_figure(
                 coloraxis="coloraxis",
                 hovertemplate=hover,
             ),
-            row=1,
-            col=k,
+            **cell(k, stacked),
         )
     fig.update_layout(coloraxis=dict(colorscale=COLORSCALE, cmin=-zmax, cmax=zmax, cmid=0.0))
     fig.update_yaxes(autorange="reversed")
-    fig.update_yaxes(title=words["position"], row=1, col=1)
+    if stacked:
+        fig.update_yaxes(title=words["position"])
+    else:
+        fig.update_yaxes(title=words["position"], row=1, col=1)
     fig.update_xaxes(title=words["dimension"])
     # Whole dimensions and positions only: five narrow panels of 2 columns got ticks at
     # 0.5 steps that ran together ("1.50.5").
     rows, cols = np.shape(panels[0][1])
     fig.update_xaxes(dtick=max(1, cols // 2))
     fig.update_yaxes(dtick=max(1, rows // 5))
-    fig = style(fig, height=height)
+    fig = style(fig, height=stacked_height(len(panels), panel_height) if stacked else height)
     fig.update_layout(margin=dict(t=60))
     return fig

@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.figures.common import COLORSCALE, Grid, heatmap, style
+from ui.figures.common import COLORSCALE, Grid, cell, heatmap, panels, style, style_stacked
 
 ATTENTION_SCALE = "Blues"
 # Up to this many positions (no downsampling), sentence tokens label the axes.
@@ -84,11 +84,14 @@ def compare_heatmaps(
     y_title: str,
     tokens: Sequence[str] = (),
     height: int = 430,
+    stacked: bool = False,
+    panel_height: int = 300,
 ) -> go.Figure:
-    """Side by side with one shared colour range (the largest |S| of all panels)."""
+    """Side by side (``stacked``: one above the other) with one shared colour range (the
+    largest |S| of all panels)."""
     top = max(_symmetric(g.z) for g in grids)
-    fig = make_subplots(rows=1, cols=len(grids), subplot_titles=list(titles))
-    for col, grid in enumerate(grids, start=1):
+    fig = panels(len(grids), stacked=stacked, titles=titles, panel_height=panel_height)
+    for k, grid in enumerate(grids, start=1):
         trace = go.Heatmap(
             z=grid.z,
             x=grid.cols,
@@ -96,14 +99,16 @@ def compare_heatmaps(
             coloraxis="coloraxis",
             hovertemplate=f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>S %{{z:.4f}}<extra></extra>",
         )
-        fig.add_trace(trace, row=1, col=col)
-        fig.update_yaxes(autorange="reversed", row=1, col=col)
-        fig.update_xaxes(title=x_title, row=1, col=col)
-        if col == 1:
-            _token_axes(fig, grid, tokens, row=1, col=col)
-    fig.update_yaxes(title=y_title, row=1, col=1)
+        fig.add_trace(trace, **cell(k, stacked))
+        fig.update_yaxes(autorange="reversed", **cell(k, stacked))
+        fig.update_xaxes(title=x_title, **cell(k, stacked))
+        if k == 1 or stacked:  # side by side, the rows' labels are those of the first panel
+            _token_axes(fig, grid, tokens, **cell(k, stacked))
+            fig.update_yaxes(title=y_title, **cell(k, stacked))
     colorbar = dict(thickness=12)
     fig.update_layout(coloraxis=dict(colorscale=COLORSCALE, cmin=-top, cmax=top, colorbar=colorbar))
+    if stacked:
+        return style_stacked(fig, len(grids), panel_height)
     return style(fig, height=height)
 
 

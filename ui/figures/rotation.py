@@ -10,9 +10,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from ui.figures.common import Grid, heatmap, style
+from ui.figures.common import Grid, cell, heatmap, panels, style, style_stacked
 
 Tr = Callable[..., str]
 EPS = float(np.finfo(np.float64).eps)
@@ -219,17 +218,19 @@ def dot_figure(
     tr: Tr,
     *,
     height: int = 360,
+    stacked: bool = False,
 ) -> go.Figure:
-    """PE[p] . PE[p + k] and ||PE[p] - PE[p + k]|| against k, the chosen +-k marked."""
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        subplot_titles=(tr("rotation.dot_title"), tr("rotation.distance_title")),
-        horizontal_spacing=0.1,
-    )
+    """PE[p] . PE[p + k] and ||PE[p] - PE[p + k]|| against k, the chosen +-k marked.
+
+    Side by side; ``stacked`` (a phone): one above the other, about twice as tall.
+    """
+    titles = (tr("rotation.dot_title"), tr("rotation.distance_title"))
+    panel_height = height - 70
+    fig = panels(2, stacked=stacked, titles=titles, spacing=0.1, panel_height=panel_height)
     for col, (values, value, colour) in enumerate(
         ((dot, at_k[0], RED), (distance, at_k[1], BLUE)), start=1
     ):
+        where = cell(col, stacked)
         fig.add_scatter(
             x=ks,
             y=values,
@@ -237,8 +238,7 @@ def dot_figure(
             line=dict(color=colour, width=1.5),
             showlegend=False,
             hovertemplate="k = %{x:.3f}<br>%{y:.6f}<extra></extra>",
-            row=1,
-            col=col,
+            **where,
         )
         fig.add_scatter(
             x=[-k, k],
@@ -251,11 +251,10 @@ def dot_figure(
             textfont=dict(size=14),
             showlegend=False,
             hovertemplate="k = %{x:g}<br>%{y:.6f}<extra></extra>",
-            row=1,
-            col=col,
+            **where,
         )
-        fig.update_xaxes(title="k", row=1, col=col)
-    return style(fig, height=height)
+        fig.update_xaxes(title="k", **where)
+    return style_stacked(fig, 2, panel_height) if stacked else style(fig, height=height)
 
 
 def pair_error_figure(

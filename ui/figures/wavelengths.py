@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.figures.common import style
+from ui.figures.common import cell, legend_below, panels, style, style_stacked
 
 Tr = Callable[..., str]
 MAX_LINE_POINTS = 5000  # per line; more are subsampled (CONTRIBUTING)
@@ -59,18 +59,17 @@ def wavelength_figure(
     tr: Tr,
     *,
     height: int = 440,
+    stacked: bool = False,
 ) -> go.Figure:
     """``lambda_i`` (left) and ``omega_i`` (right) against pair i on log axes.
 
     ``series``: ``(base, wavelengths)`` with the shared base first; its points are
     coloured by ``classes`` (boolean masks ``full``, ``beyond``, ``aliased``).
+    ``stacked`` (a phone): lambda above omega.
     """
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        subplot_titles=(tr("wavelengths.fig_lambda"), tr("wavelengths.fig_omega")),
-        horizontal_spacing=0.1,
-    )
+    titles = (tr("wavelengths.fig_lambda"), tr("wavelengths.fig_omega"))
+    panel_height = height - 140  # side by side, the legend takes ~140 px under the plots
+    fig = panels(2, stacked=stacked, titles=titles, spacing=0.1, panel_height=panel_height)
     markers = pairs.size <= 256
     for k, (base, lam) in enumerate(series):
         colour = PALETTE[k % len(PALETTE)]
@@ -89,8 +88,7 @@ def wavelength_figure(
                     showlegend=col == 1,
                     hovertemplate=f"{name}<br>i=%{{x}}<br>%{{y:.6g}}<extra></extra>",
                 ),
-                row=1,
-                col=col,
+                **cell(col, stacked),
             )
     lam = series[0][1]
     for key, mask in classes.items():
@@ -106,8 +104,7 @@ def wavelength_figure(
                 name=label,
                 hovertemplate=f"{label}<br>i=%{{x}}<br>λ=%{{y:.6g}}<extra></extra>",
             ),
-            row=1,
-            col=1,
+            **cell(1, stacked),
         )
     # Reference levels: the context L and the Nyquist limit, in both panels.
     levels = (
@@ -121,14 +118,16 @@ def wavelength_figure(
     for col, value, text, colour in levels:
         fig.add_trace(
             _level(x_ends, [value, value], text, colour, "top left"),
-            row=1,
-            col=col,
+            **cell(col, stacked),
         )
-    fig.update_yaxes(type="log", exponentformat="power", row=1, col=1, title="λᵢ")
-    fig.update_yaxes(type="log", exponentformat="power", row=1, col=2, title="ωᵢ")
+    fig.update_yaxes(type="log", exponentformat="power", **cell(1, stacked), title="λᵢ")
+    fig.update_yaxes(type="log", exponentformat="power", **cell(2, stacked), title="ωᵢ")
     fig.update_xaxes(title=tr("wavelengths.pair_axis"))
-    fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
-    return style(fig, height=height)
+    if not stacked:
+        fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
+        return style(fig, height=height)
+    fig.update_layout(legend=dict(orientation="h", y=-0.08, yanchor="top", x=0))
+    return style_stacked(fig, 2, panel_height, extra=140)
 
 
 def curves_figure(
@@ -161,19 +160,28 @@ def vectors_figure(
     tr: Tr,
     *,
     height: int = 320,
+    stacked: bool = False,
 ) -> go.Figure:
-    """One panel per position k: its values across ``x`` (seed 004's four panels)."""
+    """One panel per position k: its values across ``x`` (seed 004's four panels).
+
+    Four to a row, each row ``height`` tall; ``stacked`` (a phone): one per row, 0.6x as tall.
+    """
     n = len(positions)
-    cols = min(n, 4)
+    titles = [f"k = {k}" for k in positions]
+    cols = 1 if stacked else min(n, 4)
     rows = -(-n // cols)
-    fig = make_subplots(
-        rows=rows,
-        cols=cols,
-        subplot_titles=[f"k = {k}" for k in positions],
-        shared_yaxes=True,
-        horizontal_spacing=0.03,
-        vertical_spacing=0.18 if rows > 1 else 0.1,
-    )
+    panel_height = int(height * 0.6)
+    if stacked:
+        fig = panels(n, stacked=True, titles=titles, shared_y=True, panel_height=panel_height)
+    else:
+        fig = make_subplots(
+            rows=rows,
+            cols=cols,
+            subplot_titles=titles,
+            shared_yaxes=True,
+            horizontal_spacing=0.03,
+            vertical_spacing=0.18 if rows > 1 else 0.1,
+        )
     for index, k in enumerate(positions):
         fig.add_trace(
             go.Scatter(
@@ -189,12 +197,14 @@ def vectors_figure(
         )
     fig.update_yaxes(range=[-1.08, 1.08])
     fig.update_xaxes(title=x_title, row=rows)
+    if stacked:
+        return style_stacked(fig, n, panel_height)
     return style(fig, height=height * rows)
 
 
-def _dial_centres(n: int) -> tuple[np.ndarray, np.ndarray]:
+def _dial_centres(n: int, columns: int) -> tuple[np.ndarray, np.ndarray]:
     index = np.arange(n)
-    return _DIAL_GAP * (index % _DIAL_COLUMNS), -_DIAL_GAP * (index // _DIAL_COLUMNS)
+    return _DIAL_GAP * (index % columns), -_DIAL_GAP * (index // columns)
 
 
 def _hands(cx: np.ndarray, cy: np.ndarray, x: np.ndarray, y: np.ndarray) -> dict:
@@ -217,15 +227,19 @@ def clock_figure(
     *,
     frame_ms: int = 150,
     row_height: int = 175,
+    stacked: bool = False,
 ) -> go.Figure:
     """Each (sin, cos) pair as a hand on its own dial, animated over ``frame_positions``.
 
     ``x, y``: hand tips of shape (frames, dials) from ``posenc.spectrum.clock_hands``;
     frame 0 is the static view. A hand at (sin, cos) starts at 12 o'clock and turns
-    clockwise, like a volume knob turned right.
+    clockwise, like a volume knob turned right. ``stacked`` (a phone): 3 dials a row, not 6.
     """
     n = pairs.size
-    cx, cy = _dial_centres(n)
+    columns = _DIAL_COLUMNS // 2 if stacked else _DIAL_COLUMNS
+    if stacked:  # a 3-dial row of a phone's width is ~120 px tall
+        row_height = int(row_height * 0.7)
+    cx, cy = _dial_centres(n, columns)
     ring = np.linspace(0, 2 * np.pi, 49)
     rx: list = []
     ry: list = []
@@ -285,7 +299,7 @@ def clock_figure(
             )
         )
     fig.frames = frames
-    rows = -(-n // _DIAL_COLUMNS)
+    rows = -(-n // columns)
     fig.update_layout(
         showlegend=False,
         updatemenus=[
@@ -339,7 +353,7 @@ def clock_figure(
             )
         ],
     )
-    width_units = _DIAL_GAP * (min(n, _DIAL_COLUMNS) - 1) + 2.4
+    width_units = _DIAL_GAP * (min(n, columns) - 1) + 2.4
     fig.update_xaxes(visible=False, range=[-1.2, -1.2 + width_units])
     fig.update_yaxes(
         visible=False, scaleanchor="x", scaleratio=1, range=[-_DIAL_GAP * (rows - 1) - 1.7, 1.25]
@@ -355,13 +369,16 @@ def forms_figure(
     tr: Tr,
     *,
     height: int = 340,
+    stacked: bool = False,
 ) -> go.Figure:
     """Error of the power and the log-space form against the exact value, in ulps, per pair.
 
-    ``errors``: dtype name -> (power-form ulps, log-form ulps), one panel per dtype.
+    ``errors``: dtype name -> (power-form ulps, log-form ulps), one panel per dtype, side
+    by side or (``stacked``, a phone) one above the other.
     """
     names = list(errors)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=names, horizontal_spacing=0.08)
+    panel_height = height - 90  # the legend under the plots
+    fig = panels(len(names), stacked=stacked, titles=names, spacing=0.08, panel_height=panel_height)
     for col, dtype in enumerate(names, start=1):
         for k, (form, values) in enumerate(zip(("power", "log"), errors[dtype], strict=True)):
             label = tr(f"wavelengths.form_{form}")
@@ -377,13 +394,15 @@ def forms_figure(
                     showlegend=col == 1,
                     hovertemplate=f"{label}<br>i=%{{x}}<br>%{{y:.3g}} ulp<extra>{dtype}</extra>",
                 ),
-                row=1,
-                col=col,
+                **cell(col, stacked),
             )
     fig.update_xaxes(title=tr("wavelengths.pair_axis"))
     fig.update_yaxes(title=tr("wavelengths.ulp_axis"), col=1)
-    fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
-    return style(fig, height=height)
+    if not stacked:
+        fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
+        return style(fig, height=height)
+    fig.update_layout(legend=dict(orientation="h", y=-0.1, yanchor="top", x=0))
+    return style_stacked(fig, len(names), panel_height, extra=90)
 
 
 def drift_figure(
@@ -471,10 +490,21 @@ def sine_parts(b: float, c: float) -> SineParts:
 
 
 def sine_figure(
-    a: float, b: float, c: float, d: float, tr: Tr, *, periods: int = 4, height: int = 380
+    a: float,
+    b: float,
+    c: float,
+    d: float,
+    tr: Tr,
+    *,
+    periods: int = 4,
+    height: int = 380,
+    stacked: bool = False,
 ) -> go.Figure:
     """Seed 003's sine recap: ``A sin(Bx + C) + D`` over ``periods`` periods, next to
-    ``sin x``, with its midline D, amplitude A, period T = 2 pi / B and phase marked."""
+    ``sin x``, with its midline D, amplitude A, period T = 2 pi / B and phase marked.
+
+    ``stacked`` (a phone): the legend under the plot, not beside it.
+    """
     parts = sine_parts(b, c)
     x = np.linspace(0.0, periods * parts.period, 200 * periods + 1)
     fig = go.Figure()
@@ -514,4 +544,6 @@ def sine_figure(
         )  # fmt: skip
     fig.update_xaxes(title="x")
     fig.update_yaxes(title="y", range=[min(-1.0, d - a) - 0.3, max(1.0, top) + 0.3])
+    if stacked:
+        return legend_below(style(fig, height=height + 160))
     return style(fig, height=height)

@@ -1,0 +1,131 @@
+"""Phones: charts with several panels stack them, legends go under the plot.
+
+A shared demo link is often opened on a phone (390 px wide). Side by side, the five
+evolution panels were 60 px each and their titles ran into each other. The server
+only knows the User-Agent (``ui.controls.phone``); every page must then draw the same
+traces with a layout that fits one column, and the same page on a desktop browser
+must not change.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import conftest
+import pytest
+
+from ui import controls
+from ui.figures.common import PANEL_GAP, STACKED_TOP
+from ui.specs import binary, heatmap, rope, rotation, wavelengths
+
+TIMEOUT = 120
+
+# (page file, its specs, tab, chart key, panels)
+MULTI_PANEL = [
+    ("1_Heatmap.py", heatmap, "embedding", "hm_embedding", 5),
+    ("2_Wavelengths.py", wavelengths, "lambdas", "wl_lambda_chart", 2),
+    ("2_Wavelengths.py", wavelengths, "vector", "wl_vector_chart", 4),
+    ("2_Wavelengths.py", wavelengths, "forms", "wl_forms_chart", 2),
+    ("3_Binary_vs_sinusoid.py", binary, "evolution", "bin_evolution", 5),
+    ("4_Rotation.py", rotation, "dot", "rot_dot_chart", 2),
+    ("5_RoPE.py", rope, "compare", "rope_compare_chart", 3),
+]
+
+
+def draw(page, specs, tab, key, *, phone: bool, monkeypatch) -> dict:
+    monkeypatch.setattr(controls, "phone", lambda: phone)
+    at = conftest.run_page_on_tab(page, specs, None, tab, TIMEOUT)
+    return conftest.chart(at, key)
+
+
+def axes(fig: dict, kind: str) -> list[dict]:
+    """``xaxis``, ``xaxis2``, ... of a figure, in panel order."""
+    names = [k for k in fig["layout"] if k == kind or k.removeprefix(kind).isdigit()]
+    return [fig["layout"][k] for k in sorted(names, key=lambda k: int(k[5:] or 1))]
+
+
+def plot_px(fig: dict) -> float:
+    """Height of the plot area (figure minus top and bottom margins), in px."""
+    layout = fig["layout"]
+    return layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+
+
+def without_axes(trace: dict) -> dict:
+    return {k: v for k, v in trace.items() if k not in ("xaxis", "yaxis")}
+
+
+@pytest.mark.parametrize(("page", "specs", "tab", "key", "n"), MULTI_PANEL)
+def test_a_phone_gets_the_same_traces_with_the_panels_one_above_the_other(
+    page, specs, tab, key, n, monkeypatch
+):
+    desk = draw(page, specs, tab, key, phone=False, monkeypatch=monkeypatch)
+    phone = draw(page, specs, tab, key, phone=True, monkeypatch=monkeypatch)
+    # Same numbers: only the layout changes.
+    assert [without_axes(t) for t in phone["data"]] == [without_axes(t) for t in desk["data"]]
+
+    # Desktop: side by side, unchanged.
+    x_desk = [a["domain"] for a in axes(desk, "xaxis")]
+    assert len(x_desk) == n
+    assert all(left[1] < right[0] for left, right in pairwise(x_desk))
+
+    # Phone: every panel spans the full width ...
+    assert [a["domain"] for a in axes(phone, "xaxis")] == [[0.0, 1.0]] * n
+    # ... the panels run downwards, each tall enough to read, with room between them
+    # for the ticks, the axis title and the next title.
+    y = [a["domain"] for a in axes(phone, "yaxis")]
+    assert len(y) == n
+    px = plot_px(phone)
+    assert all(top[0] > below[1] for top, below in pairwise(y))
+    assert min((d[1] - d[0]) * px for d in y) >= 150
+    assert min((top[0] - below[1]) * px for top, below in pairwise(y)) >= PANEL_GAP - 1
+    # A touch screen shows Plotly's toolbar at all times: titles start below it.
+    assert phone["layout"]["margin"]["t"] >= STACKED_TOP
+    # A y-axis title is on every panel (side by side, only the first has one).
+    if axes(desk, "yaxis")[0].get("title"):
+        assert all(a.get("title", {}).get("text") for a in axes(phone, "yaxis"))
+
+
+def test_a_phone_gets_three_dials_a_row_instead_of_six(monkeypatch):
+    args = ("2_Wavelengths.py", wavelengths, "clock", "wl_clock_chart")
+    desk = draw(*args, phone=False, monkeypatch=monkeypatch)
+    phone = draw(*args, phone=True, monkeypatch=monkeypatch)
+
+    def columns(fig):  # the tick marks at 12 o'clock: one per dial, at its centre x
+        return len(set(conftest.decode(fig["data"][1]["x"]).tolist()))
+
+    assert (columns(desk), columns(phone)) == (6, 3)
+    # 12 dials: 4 rows instead of 2, drawn at the same scale (1 unit = 1 unit).
+    rows = [round((1.25 - f["layout"]["yaxis"]["range"][0] - 1.7) / 2.7) + 1 for f in (desk, phone)]
+    assert rows == [2, 4]
+    assert phone["layout"]["height"] > desk["layout"]["height"]
+
+
+def test_a_phone_gets_the_sine_legend_under_the_plot(monkeypatch):
+    args = ("2_Wavelengths.py", wavelengths, "basics", "wl_basics_chart")
+    desk = draw(*args, phone=False, monkeypatch=monkeypatch)
+    phone = draw(*args, phone=True, monkeypatch=monkeypatch)
+    assert desk["layout"].get("legend", {}).get("orientation") != "h"
+    assert phone["layout"]["legend"]["orientation"] == "h"
+    assert phone["layout"]["legend"]["y"] < 0
+    assert phone["data"] == desk["data"]
+
+
+@pytest.mark.parametrize(
+    ("agent", "expected"),
+    [
+        # iPhone Safari, Android Chrome, iPad Safari: all write "Mobi".
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+         "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1", True),
+        ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+         "Chrome/120.0.0.0 Mobile Safari/537.36", True),
+        ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+         "Chrome/120.0.0.0 Safari/537.36", False),
+        ("", False),
+    ],
+)  # fmt: skip
+def test_phone_reads_the_user_agent(agent, expected, monkeypatch):
+    class Context:
+        headers = {"User-Agent": agent} if agent else {}
+
+    monkeypatch.setattr(controls.st, "context", Context)
+    assert controls.phone() is expected
