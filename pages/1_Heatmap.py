@@ -76,11 +76,13 @@ with tabs["table"]:
             height=height,
         )  # fmt: skip
         here = st.columns(2) if learned is not None else [st.container()]
-        here[0].plotly_chart(figure, width="stretch", key="hm_table")
+        here[0].plotly_chart(controls.fit_phone(figure), width="stretch", key="hm_table")
         if learned is not None:
             learned_table, top = learned_grid(learned)
             here[1].plotly_chart(
-                figs.table_figure(learned_table, words=words, zmax=top, height=height),
+                controls.fit_phone(
+                    figs.table_figure(learned_table, words=words, zmax=top, height=height)
+                ),
                 width="stretch", key="hm_learned",
             )  # fmt: skip
             here[1].caption(
@@ -147,7 +149,7 @@ with tabs["frameworks"]:
                 tokens=tokens or None, zmax=worst, value_name=t("heatmap.w_difference"),
                 reduce="max_abs", height=height,
             )  # fmt: skip
-            st.plotly_chart(diff_figure, width="stretch", key="hm_difference")
+            st.plotly_chart(controls.fit_phone(diff_figure), width="stretch", key="hm_difference")
             export.offer(f"pe_{framework}_minus_paper", diff_figure)
             if diff_grid.downsampled:
                 st.caption(
@@ -173,7 +175,7 @@ with tabs["embedding"]:
             words=words, height=controls.chart_height(380), stacked=controls.phone(),
             panel_height=controls.chart_height(240),
         )  # fmt: skip
-        st.plotly_chart(emb_figure, width="stretch", key="hm_embedding")
+        st.plotly_chart(controls.fit_phone(emb_figure), width="stretch", key="hm_embedding")
         total = panels["sum"]
         export.offer(
             "embedding_plus_pe", emb_figure, matrix=total if total.size <= data.FULL_MAX else None
@@ -212,10 +214,12 @@ with tabs["similarity"]:
             similarity, words=words, reference=reference, height=height
         )
         here = st.columns(2) if learned is not None else [st.container()]
-        here[0].plotly_chart(sim_figure, width="stretch", key="hm_similarity")
+        here[0].plotly_chart(controls.fit_phone(sim_figure), width="stretch", key="hm_similarity")
         if learned is not None:
             here[1].plotly_chart(
-                figs.similarity_figure(learned_similarity(learned), words=words, height=height),
+                controls.fit_phone(
+                    figs.similarity_figure(learned_similarity(learned), words=words, height=height)
+                ),
                 width="stretch", key="hm_learned_similarity",
             )  # fmt: skip
             here[1].caption(
@@ -232,7 +236,7 @@ with tabs["similarity"]:
             data.similarity_row(seq_len, d_model, base, reference), reference, words=words,
             height=controls.chart_height(320),
         )  # fmt: skip
-        st.plotly_chart(curve, width="stretch", key="hm_curve")
+        st.plotly_chart(controls.fit_phone(curve), width="stretch", key="hm_curve")
         export.offer("pe_similarity_row", curve)
         if stride > 1:
             st.caption(

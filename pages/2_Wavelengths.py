@@ -37,7 +37,7 @@ def lambdas_tab() -> None:
     fig_lambda = figs.wavelength_figure(
         pairs, series, masks, seq_len, t, height=chart(440), stacked=controls.phone()
     )
-    st.plotly_chart(fig_lambda, width="stretch", key="wl_lambda_chart")
+    st.plotly_chart(controls.fit_phone(fig_lambda), width="stretch", key="wl_lambda_chart")
     st.caption(t("wavelengths.lambda_notice"))
     metric_cols = st.columns(3)
     metric_cols[0].metric(t("wavelengths.metric_pairs"), half)
@@ -71,7 +71,7 @@ def curves_tab() -> None:
     curve_positions = np.arange(0, seq_len, stride)
     curves = spectrum.pe_block(curve_positions, dims, d_model, base)
     fig_curves = figs.curves_figure(curve_positions, curves, dims, t, height=chart(380))
-    st.plotly_chart(fig_curves, width="stretch", key="wl_curves_chart")
+    st.plotly_chart(controls.fit_phone(fig_curves), width="stretch", key="wl_curves_chart")
     if stride > 1:
         st.caption(
             t(
@@ -125,7 +125,7 @@ def vector_tab() -> None:
     fig_vec = figs.vectors_figure(
         x_axis, vectors, ks, x_title, t, height=chart(300), stacked=controls.phone()
     )
-    st.plotly_chart(fig_vec, width="stretch", key="wl_vector_chart")
+    st.plotly_chart(controls.fit_phone(fig_vec), width="stretch", key="wl_vector_chart")
     if count > half:
         st.caption(t("wavelengths.vec_all_pairs", half=half, d_model=d_model, count=count))
     st.caption(t("wavelengths.vector_notice"))
@@ -165,7 +165,7 @@ def clock_tab() -> None:
         row_height=chart(175),
         stacked=controls.phone(),
     )
-    st.plotly_chart(fig_clock, width="stretch", key="wl_clock_chart")
+    st.plotly_chart(controls.fit_phone(fig_clock), width="stretch", key="wl_clock_chart")
     if dial.size < half:
         listed = ", ".join(str(i) for i in dial)
         st.caption(t("wavelengths.dials_subset", shown=dial.size, total=half, pairs=listed))
@@ -185,7 +185,7 @@ def forms_tab() -> None:
     fig_forms = figs.forms_figure(
         pairs, forms["ulps"], t, height=chart(340), stacked=controls.phone()
     )
-    st.plotly_chart(fig_forms, width="stretch", key="wl_forms_chart")
+    st.plotly_chart(controls.fit_phone(fig_forms), width="stretch", key="wl_forms_chart")
     worse = [k for k, c in forms["compare"].items() if c.log_ulps > c.power_ulps]
     verdict = "forms_log_worse" if worse else "forms_log_not_worse"
     st.caption(t("wavelengths.forms_notice"))
@@ -215,7 +215,7 @@ def forms_tab() -> None:
             help=t("wavelengths.drift_at_help", d_model=d_model, base=f"{base:g}"),
         )
     fig_drift = figs.drift_figure(drift_pos, drift, seq_len, t, height=chart(380))
-    st.plotly_chart(fig_drift, width="stretch", key="wl_drift_chart")
+    st.plotly_chart(controls.fit_phone(fig_drift), width="stretch", key="wl_drift_chart")
     st.caption(t("wavelengths.drift_notice"))
     export.offer("float32_drift", fig_drift, matrix=np.column_stack([drift_pos, *drift]))
 

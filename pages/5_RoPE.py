@@ -82,7 +82,7 @@ def residual(view) -> str:
 
 
 def chart(fig, key: str, where=st) -> None:
-    where.plotly_chart(fig, width="stretch", key=key)
+    where.plotly_chart(controls.fit_phone(fig), width="stretch", key=key)
 
 
 st.title(t("rope.title"))

@@ -12,7 +12,9 @@ from __future__ import annotations
 from itertools import pairwise
 
 import conftest
+import pages_under_test
 import pytest
+from pages_under_test import CHARTLESS, PAGE_TAB_IDS, PAGE_TABS
 
 from ui import controls
 from ui.figures.common import PANEL_GAP, STACKED_TOP
@@ -129,3 +131,47 @@ def test_phone_reads_the_user_agent(agent, expected, monkeypatch):
 
     monkeypatch.setattr(controls.st, "context", Context)
     assert controls.phone() is expected
+
+
+@pytest.mark.parametrize(
+    ("page", "specs", "tab", "key"),
+    [
+        ("3_Binary_vs_sinusoid.py", binary, "counter", "bin_waves"),
+        ("4_Rotation.py", rotation, "check", "rot_check_chart"),
+        ("5_RoPE.py", rope, "pair", "rope_pair_chart"),
+        ("5_RoPE.py", rope, "decay", "rope_decay_chart"),
+        ("5_RoPE.py", rope, "extension", "rope_ext_chart"),
+    ],
+)
+def test_a_phone_gets_legends_under_the_plot_not_under_the_toolbar(
+    page, specs, tab, key, monkeypatch
+):
+    desk = draw(page, specs, tab, key, phone=False, monkeypatch=monkeypatch)
+    phone = draw(page, specs, tab, key, phone=True, monkeypatch=monkeypatch)
+    assert desk["layout"]["legend"]["y"] > 1  # above the plot on a desktop
+    legend = phone["layout"]["legend"]
+    assert (legend["orientation"], legend["yanchor"]) == ("h", "top")
+    # Below the plot area by ~75 px: clear of the x ticks and the axis title.
+    assert -legend["y"] * plot_px(phone) == pytest.approx(75)
+    assert phone["data"] == desk["data"]
+
+
+@pytest.mark.parametrize(("entry", "tab", "query"), PAGE_TABS, ids=PAGE_TAB_IDS)
+def test_on_a_phone_no_chart_puts_a_legend_or_title_under_the_toolbar(
+    entry, tab, query, monkeypatch
+):
+    """Every chart of every tab: a touch screen shows Plotly's toolbar over the top
+    ~30 px of each figure, so nothing may sit there."""
+    monkeypatch.setattr(controls, "phone", lambda: True)
+    at = conftest.run_page(pages_under_test.script(entry), query, TIMEOUT)
+    figures = conftest.figures(at)
+    assert figures or (entry.name, tab) in CHARTLESS
+    for fig in figures:
+        layout = fig["layout"]
+        assert layout.get("legend", {}).get("y", 0) <= 1, tab
+        if any(a.get("y", 0) >= 0.99 for a in layout.get("annotations", [])):
+            assert layout["margin"]["t"] >= STACKED_TOP, tab  # subplot titles
+        title = layout.get("title", {})
+        if title.get("text"):  # pinned to the plot area, with room above it
+            assert (title["yref"], title["y"], title["yanchor"]) == ("paper", 1, "bottom"), tab
+            assert layout["margin"]["t"] >= STACKED_TOP + 10, tab

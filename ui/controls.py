@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from ui import menu
+from ui.figures.common import STACKED_TOP, legend_below
 from ui.i18n import say, t
 from ui.params import (
     BASE,
@@ -123,6 +124,24 @@ def phone() -> bool:
     whatever their window size, do not.
     """
     return "Mobi" in (st.context.headers.get("User-Agent") or "")
+
+
+def fit_phone(fig):
+    """On a phone, a legend above the plot moves under it (:func:`legend_below`), and
+    titles at the top move down from under the toolbar a touch screen always shows."""
+    if not phone():
+        return fig
+    if (fig.layout.legend.y or 0) > 1:
+        legend_below(fig)
+    top, wanted = fig.layout.margin.t or 0, 0
+    if any((a.y or 0) >= 0.99 for a in fig.layout.annotations):  # subplot titles
+        wanted = STACKED_TOP
+    if fig.layout.title.text:  # by default centred in the top margin: pin it to the plot
+        fig.update_layout(title=dict(yref="paper", y=1, yanchor="bottom", pad=dict(b=8)))
+        wanted = STACKED_TOP + 10
+    if top < wanted:
+        fig.update_layout(margin=dict(t=wanted), height=fig.layout.height + wanted - top)
+    return fig
 
 
 def view_params(specs: Sequence, raw: dict[str, str]) -> dict[str, str]:

@@ -247,9 +247,17 @@ def style_stacked(fig: go.Figure, n: int, panel_height: int, *, extra: int = 0) 
     return fig
 
 
-def legend_below(fig: go.Figure) -> go.Figure:
-    """A horizontal legend under the plot: on a phone a legend at the side takes half the width."""
-    fig.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.2, yanchor="top"))
+def legend_below(fig: go.Figure, gap: int = 75) -> go.Figure:
+    """A horizontal legend ``gap`` px under the plot area, below the x ticks and title.
+
+    For a phone: a legend at the side takes half its width, and one above the plot sits
+    under the toolbar a touch screen shows at all times. Plotly grows the bottom margin
+    to fit it.
+    """
+    margin = fig.layout.margin
+    plot = (fig.layout.height or 450) - (margin.t or 0) - (margin.b or 0)
+    below = dict(orientation="h", x=0, xanchor="left", y=-gap / max(plot, 1), yanchor="top")
+    fig.update_layout(legend=below)
     return fig
 
 
