@@ -49,7 +49,7 @@ figure = home_heatmap(
     grid, t("common.dimension"), t("common.position"), z_title=t("common.value"),
     height=controls.chart_height(380),
 )  # fmt: skip
-st.plotly_chart(controls.fit_phone(figure), width="stretch", key="home_heatmap")
+controls.plot(figure, "home_heatmap")
 export.offer("pe_table", figure)
 if grid.downsampled:
     st.caption(

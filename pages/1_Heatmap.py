@@ -76,15 +76,11 @@ with tabs["table"]:
             height=height,
         )  # fmt: skip
         here = st.columns(2) if learned is not None else [st.container()]
-        here[0].plotly_chart(controls.fit_phone(figure), width="stretch", key="hm_table")
+        controls.plot(figure, "hm_table", here[0])
         if learned is not None:
             learned_table, top = learned_grid(learned)
-            here[1].plotly_chart(
-                controls.fit_phone(
-                    figs.table_figure(learned_table, words=words, zmax=top, height=height)
-                ),
-                width="stretch", key="hm_learned",
-            )  # fmt: skip
+            learned_figure = figs.table_figure(learned_table, words=words, zmax=top, height=height)
+            controls.plot(learned_figure, "hm_learned", here[1])
             here[1].caption(
                 t("heatmap.learned_caption", rows=learned.shape[0], cols=learned.shape[1])
             )
@@ -149,7 +145,7 @@ with tabs["frameworks"]:
                 tokens=tokens or None, zmax=worst, value_name=t("heatmap.w_difference"),
                 reduce="max_abs", height=height,
             )  # fmt: skip
-            st.plotly_chart(controls.fit_phone(diff_figure), width="stretch", key="hm_difference")
+            controls.plot(diff_figure, "hm_difference")
             export.offer(f"pe_{framework}_minus_paper", diff_figure)
             if diff_grid.downsampled:
                 st.caption(
@@ -175,7 +171,7 @@ with tabs["embedding"]:
             words=words, height=controls.chart_height(380), stacked=controls.phone(),
             panel_height=controls.chart_height(240),
         )  # fmt: skip
-        st.plotly_chart(controls.fit_phone(emb_figure), width="stretch", key="hm_embedding")
+        controls.plot(emb_figure, "hm_embedding")
         total = panels["sum"]
         export.offer(
             "embedding_plus_pe", emb_figure, matrix=total if total.size <= data.FULL_MAX else None
@@ -214,14 +210,12 @@ with tabs["similarity"]:
             similarity, words=words, reference=reference, height=height
         )
         here = st.columns(2) if learned is not None else [st.container()]
-        here[0].plotly_chart(controls.fit_phone(sim_figure), width="stretch", key="hm_similarity")
+        controls.plot(sim_figure, "hm_similarity", here[0])
         if learned is not None:
-            here[1].plotly_chart(
-                controls.fit_phone(
-                    figs.similarity_figure(learned_similarity(learned), words=words, height=height)
-                ),
-                width="stretch", key="hm_learned_similarity",
-            )  # fmt: skip
+            learned_figure = figs.similarity_figure(
+                learned_similarity(learned), words=words, height=height
+            )
+            controls.plot(learned_figure, "hm_learned_similarity", here[1])
             here[1].caption(
                 t("heatmap.learned_sim_caption", rows=min(len(learned), SIMILARITY_ROWS))
             )
@@ -236,7 +230,7 @@ with tabs["similarity"]:
             data.similarity_row(seq_len, d_model, base, reference), reference, words=words,
             height=controls.chart_height(320),
         )  # fmt: skip
-        st.plotly_chart(controls.fit_phone(curve), width="stretch", key="hm_curve")
+        controls.plot(curve, "hm_curve")
         export.offer("pe_similarity_row", curve)
         if stride > 1:
             st.caption(

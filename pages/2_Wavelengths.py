@@ -5,7 +5,7 @@ import streamlit as st
 
 import posenc
 from posenc import spectrum
-from ui import controls, export, sine_basics
+from ui import controls, export, float_forms, sine_basics
 from ui import wavelengths_data as data
 from ui.figures import wavelengths as figs
 from ui.i18n import t
@@ -37,7 +37,7 @@ def lambdas_tab() -> None:
     fig_lambda = figs.wavelength_figure(
         pairs, series, masks, seq_len, t, height=chart(440), stacked=controls.phone()
     )
-    st.plotly_chart(controls.fit_phone(fig_lambda), width="stretch", key="wl_lambda_chart")
+    controls.plot(fig_lambda, "wl_lambda_chart")
     st.caption(t("wavelengths.lambda_notice"))
     metric_cols = st.columns(3)
     metric_cols[0].metric(t("wavelengths.metric_pairs"), half)
@@ -71,7 +71,7 @@ def curves_tab() -> None:
     curve_positions = np.arange(0, seq_len, stride)
     curves = spectrum.pe_block(curve_positions, dims, d_model, base)
     fig_curves = figs.curves_figure(curve_positions, curves, dims, t, height=chart(380))
-    st.plotly_chart(controls.fit_phone(fig_curves), width="stretch", key="wl_curves_chart")
+    controls.plot(fig_curves, "wl_curves_chart")
     if stride > 1:
         st.caption(
             t(
@@ -125,7 +125,7 @@ def vector_tab() -> None:
     fig_vec = figs.vectors_figure(
         x_axis, vectors, ks, x_title, t, height=chart(300), stacked=controls.phone()
     )
-    st.plotly_chart(controls.fit_phone(fig_vec), width="stretch", key="wl_vector_chart")
+    controls.plot(fig_vec, "wl_vector_chart")
     if count > half:
         st.caption(t("wavelengths.vec_all_pairs", half=half, d_model=d_model, count=count))
     st.caption(t("wavelengths.vector_notice"))
@@ -165,59 +165,12 @@ def clock_tab() -> None:
         row_height=chart(175),
         stacked=controls.phone(),
     )
-    st.plotly_chart(controls.fit_phone(fig_clock), width="stretch", key="wl_clock_chart")
+    controls.plot(fig_clock, "wl_clock_chart")
     if dial.size < half:
         listed = ", ".join(str(i) for i in dial)
         st.caption(t("wavelengths.dials_subset", shown=dial.size, total=half, pairs=listed))
     st.caption(t("wavelengths.clock_notice"))
     export.offer("clock", fig_clock)
-
-
-def forms_tab() -> None:
-    """Power form vs log-space form, and float32 drift at large positions."""
-    st.header(t("wavelengths.sec_forms"))
-    form_cols = st.columns(2)
-    form_cols[0].latex(r"\omega_i = \frac{1}{n^{2i/d}}")
-    form_cols[1].latex(r"\omega_i = \exp\!\left(2i\cdot\left(-\frac{\ln n}{d}\right)\right)")
-    st.markdown(t("wavelengths.forms_intro"))
-    forms = data.form_errors(d_model, base)
-    st.dataframe(data.forms_table(forms["compare"], t))
-    fig_forms = figs.forms_figure(
-        pairs, forms["ulps"], t, height=chart(340), stacked=controls.phone()
-    )
-    st.plotly_chart(controls.fit_phone(fig_forms), width="stretch", key="wl_forms_chart")
-    worse = [k for k, c in forms["compare"].items() if c.log_ulps > c.power_ulps]
-    verdict = "forms_log_worse" if worse else "forms_log_not_worse"
-    st.caption(t("wavelengths.forms_notice"))
-    st.caption(
-        t(
-            f"wavelengths.{verdict}",
-            d_model=d_model,
-            base=f"{base:g}",
-            dtypes=t("common.and").join(worse),
-        )
-    )
-    export.offer("frequency_forms", fig_forms, matrix=np.column_stack(forms["ulps"]["float64"]))
-
-    st.subheader(t("wavelengths.sec_drift"))
-    st.markdown(t("wavelengths.drift_intro"))
-    st.latex(
-        r"\varepsilon(p) = \max_j \left| PE^{\mathrm{f32}}_{(p,j)} - PE_{(p,j)} \right|,\qquad"
-        r"\theta^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}(p\cdot\delta_i),\quad \delta_i = "
-        r"\mathrm{fl}_{32}\big(\exp \mathrm{fl}_{32}(2i\cdot\mathrm{fl}_{32}(-\ln n/d))\big)"
-    )
-    drift_pos, drift = data.drift(d_model, base, seq_len)
-    marks = sorted({seq_len - 1, 8191, 99999})
-    for column, position in zip(st.columns(len(marks)), marks, strict=True):
-        column.metric(
-            t("wavelengths.drift_at", position=position),
-            f"{data.drift_at(drift_pos, drift.torch_f32, position):.3g}",
-            help=t("wavelengths.drift_at_help", d_model=d_model, base=f"{base:g}"),
-        )
-    fig_drift = figs.drift_figure(drift_pos, drift, seq_len, t, height=chart(380))
-    st.plotly_chart(controls.fit_phone(fig_drift), width="stretch", key="wl_drift_chart")
-    st.caption(t("wavelengths.drift_notice"))
-    export.offer("float32_drift", fig_drift, matrix=np.column_stack([drift_pos, *drift]))
 
 
 controls.setup_page("wavelengths", specs.SPECS)
@@ -246,7 +199,7 @@ SECTIONS = {
     "curves": curves_tab,
     "vector": vector_tab,
     "clock": clock_tab,
-    "forms": forms_tab,
+    "forms": lambda: float_forms.tab(seq_len, d_model, base),
     "basics": sine_basics.tab,
 }
 

@@ -49,7 +49,7 @@ def evolution_tab() -> None:
         height=controls.chart_height(460), stacked=controls.phone(),
         panel_height=controls.chart_height(220),
     )  # fmt: skip
-    st.plotly_chart(controls.fit_phone(fig), width="stretch", key="bin_evolution")
+    controls.plot(fig, "bin_evolution")
     view_notes(grids[0], shown, d_model, "binary.evolution_capped")
     st.caption(t("binary.evolution_notice", top=f"{tops[0]:g}"))
     export.offer("binary_evolution", fig)
@@ -105,11 +105,11 @@ def counter_tab() -> None:
         row_titles=[t("binary.wave_row", i=i, period=2 ** (i + 1), div=2**i) for i in range(bits)],
         height=controls.chart_height(130 * bits + 100),
     )
-    right.plotly_chart(controls.fit_phone(fig), width="stretch", key="bin_waves")
+    controls.plot(fig, "bin_waves", right)
     right.caption(t("binary.counter_notice"))
     if bits <= 3:  # seed 003's picture of the codes as points (d_model = 2 and 3)
         space = figs.code_space_figure(codes, position="p", height=controls.chart_height(420))
-        left.plotly_chart(controls.fit_phone(space), width="stretch", key="bin_code_space")
+        controls.plot(space, "bin_code_space", left)
         steps = np.linalg.norm(np.diff(codes, axis=0), axis=1)
         left.caption(t("binary.code_space", bits=bits, top=f"{steps.max():.3g}", at=steps.argmax()))
     st.latex(
@@ -142,7 +142,7 @@ def steps_tab() -> None:
     fig = figs.steps_figure(
         curves, titles, "p", t("binary.steps_y", k=k), height=controls.chart_height(600)
     )
-    st.plotly_chart(controls.fit_phone(fig), width="stretch", key="bin_steps")
+    controls.plot(fig, "bin_steps")
     if seq_len - k > figs.MAX_LINE_POINTS:
         group = -(-2 * (seq_len - k) // figs.MAX_LINE_POINTS)
         st.caption(t("binary.steps_envelope", limit=figs.MAX_LINE_POINTS, group=group))
@@ -176,7 +176,7 @@ def loops_tab() -> None:
                 path, pair, curve=criteria.sine_table(fine, omegas), position=position,
                 pair_label=t("binary.loop_pair"), height=controls.chart_height(440),
             )  # fmt: skip
-            st.plotly_chart(controls.fit_phone(fig), width="stretch", key=f"bin_loop_{kind}")
+            controls.plot(fig, f"bin_loop_{kind}")
             if pair.i < 0:
                 st.caption(t("binary.loop_nopair", gap=gap))
             else:
@@ -205,7 +205,7 @@ def distance_tab() -> None:
     fig = figs.distance_figure(
         grid, x_title=position, y_title=position, height=controls.chart_height(520)
     )
-    st.plotly_chart(controls.fit_phone(fig), width="stretch", key="bin_distance")
+    controls.plot(fig, "bin_distance")
     view_notes(grid, shown, shown, "binary.distance_capped")
     st.caption(t("binary.distance_notice"))
     blocks = lambda: criteria.distance_blocks(scheme, shown, d_model, base, total_length=seq_len)  # noqa: E731

@@ -24,7 +24,7 @@ def matrix_tab() -> None:
     idx, window, block = pair_block()
     left, right = st.columns([3, 2])
     fig_t = figs.matrix_figure(idx, window, dims, t, height=chart(520))
-    left.plotly_chart(controls.fit_phone(fig_t), width="stretch", key="rot_t_chart")
+    controls.plot(fig_t, "rot_t_chart", left)
     if idx.size < d_model:
         left.caption(t("rotation.t_window", runs=data.runs(idx), d_model=d_model))
     left.caption(t("rotation.t_notice"))
@@ -58,7 +58,7 @@ def check_tab() -> None:
         help=t("rotation.check_bound_help"),
     )
     fig_r = figs.residual_figure(check.positions, check.residuals, k, t, height=chart(340))
-    st.plotly_chart(controls.fit_phone(fig_r), width="stretch", key="rot_check_chart")
+    controls.plot(fig_r, "rot_check_chart")
     if check.pool > 1:
         st.caption(t("rotation.check_pooled", pool=check.pool))
     st.caption(t("rotation.check_notice"))
@@ -75,7 +75,7 @@ def circle_tab() -> None:
     circle = data.circle(seq_len, omega)
     left, right = st.columns([3, 2])
     fig_c = figs.circle_figure(circle.positions, circle.angles, p, k, omega, t, height=chart(480))
-    left.plotly_chart(controls.fit_phone(fig_c), width="stretch", key="rot_circle_chart")
+    controls.plot(fig_c, "rot_circle_chart", left)
     rest = figs.wrap_angle(omega * k)
     turns = round((omega * k - rest) / (2 * np.pi))
     right.latex(
@@ -127,7 +127,7 @@ def dot_tab() -> None:
     fig_d = figs.dot_figure(
         curve.k, curve.dot, curve.distance, k, at_k, t, height=chart(360), stacked=controls.phone()
     )
-    st.plotly_chart(controls.fit_phone(fig_d), width="stretch", key="rot_dot_chart")
+    controls.plot(fig_d, "rot_dot_chart")
     st.caption(t("rotation.dot_sampled", step=f"{curve.step:.3g}", n=curve.k.size))
     st.caption(t("rotation.dot_notice"))
     st.markdown(
@@ -187,9 +187,9 @@ def fit_tab() -> None:
         title=t("rotation.fit_w_title"),
         height=chart(440),
     )
-    left.plotly_chart(controls.fit_phone(fig_w), width="stretch", key="rot_fit_w_chart")
+    controls.plot(fig_w, "rot_fit_w_chart", left)
     fig_e = figs.pair_error_figure(fit.pair_errors, view.slow_from, t, height=chart(440))
-    right.plotly_chart(controls.fit_phone(fig_e), width="stretch", key="rot_fit_error_chart")
+    controls.plot(fig_e, "rot_fit_error_chart", right)
     st.caption(t("rotation.fit_notice"))
     export.offer("rotation_fit", fig_e, matrix=lambda: fit.matrix)
 

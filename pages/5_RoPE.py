@@ -81,10 +81,6 @@ def residual(view) -> str:
     return "—" if view.residual is None else f"{view.residual:.2e}"
 
 
-def chart(fig, key: str, where=st) -> None:
-    where.plotly_chart(controls.fit_phone(fig), width="stretch", key=key)
-
-
 st.title(t("rope.title"))
 st.markdown(t("rope.intro"))
 st.latex(FORMULAS["intro"])
@@ -106,7 +102,7 @@ with tabs["scores"]:
         view = data.score_view(*args)
         draw = dict(attention=how != "scores", height=controls.chart_height(620))
         fig = figs.score_heatmap(view.grid, **POS, tokens=view.tokens, **draw)
-        chart(fig, "rope_scores_chart")
+        controls.plot(fig, "rope_scores_chart")
         grid_note(view.grid, length)
         label = t("rope.residual", max_abs=f"{view.max_abs:.3g}", shift=view.period)
         label = label if view.period else t("rope.no_period")
@@ -135,7 +131,7 @@ with tabs["pair"]:
         )
         left, right = st.columns([3, 2])
         fig = figs.pair_figure(ps, labels=names, height=controls.chart_height(460))
-        chart(fig, "rope_pair_chart", left)
+        controls.plot(fig, "rope_pair_chart", left)
         for key in ("measured", "score"):
             right.metric(t(f"rope.pair_{key}"), f"{ps[key]:.6f}", help=t(f"rope.pair_{key}_help"))
         st.caption(t("rope.pair_notice", j=j, dim1=dim1, dim2=dim2, theta=f"{ps['theta']:.6g}"))
@@ -161,7 +157,7 @@ with tabs["decay"]:
         labels = dict(x_title=t("rope.distance"), y_title=t(f"rope.decay_{decay}"))
         height = controls.chart_height(440)
         fig = figs.decay_figure(distances, curves, names=names, **labels, height=height)
-        chart(fig, "rope_decay_chart")
+        controls.plot(fig, "rope_decay_chart")
         st.caption(t(f"rope.decay_notice_{decay}", d=head_dim))
         export.offer("rope_decay", fig, matrix=np.column_stack([distances, *curves.values()]))
 
@@ -176,7 +172,7 @@ with tabs["compare"]:
             grids, titles, **POS, tokens=views[0].tokens, height=height,
             stacked=controls.phone(), panel_height=controls.chart_height(300),
         )  # fmt: skip
-        chart(fig, "rope_compare_chart")
+        controls.plot(fig, "rope_compare_chart")
         grid_note(grids[0], length)
         for col, title, v in zip(st.columns(3), titles, views, strict=True):
             col.metric(
@@ -191,7 +187,7 @@ with tabs["layouts"]:
         st.latex(FORMULAS["layouts"])
         rows = [t("rope.layout_interleaved"), t("rope.layout_split")]
         fig = figs.layout_figure(head_dim, perm, row_labels=rows, x_title=t("rope.layout_dim"))
-        chart(fig, "rope_layout_chart")
+        controls.plot(fig, "rope_layout_chart")
         check = data.layout_check(*model, length, *content)
         for col, key in zip(st.columns(3), ("permuted", "vectors", "unpermuted"), strict=True):
             tip = t(f"rope.check_{key}_help")
@@ -219,16 +215,17 @@ with tabs["extension"]:
         names = {code: t(f"rope.method_{code}") for code in data.SCALINGS}
         kw = dict(names=names, x_title=t("rope.pair_index"), height=controls.chart_height(360))
         left, right = st.columns(2)
-        chart(figs.frequency_figure(ext["inv_freq"], y_title="θⱼ", **kw), "rope_inv_chart", left)
+        fig = figs.frequency_figure(ext["inv_freq"], y_title="θⱼ", **kw)
+        controls.plot(fig, "rope_inv_chart", left)
         marks = {t("rope.turns_fast"): 32.0, t("rope.turns_slow"): 1.0}
         fig = figs.frequency_figure(ext["turns"], y_title=t("rope.turns"), thresholds=marks, **kw)
-        chart(fig, "rope_turns_chart", right)
+        controls.plot(fig, "rope_turns_chart", right)
         st.caption(t("rope.frequency_notice", orig=orig))
         texts = dict(titles=[t("rope.ext_scores"), t("rope.ext_bound")], x_title=t("rope.distance"))
         texts |= dict(y_titles=["S(r)", t("rope.decay_bound")], original_label=f"L₀ = {orig}")
         texts |= dict(names=names, height=controls.chart_height(560))
         fig = figs.extension_figure(ext["distances"], ext["scores"], ext["bounds"], orig, **texts)
-        chart(fig, "rope_ext_chart")
+        controls.plot(fig, "rope_ext_chart")
         st.caption(t(f"rope.ext_notice_{scaling}", orig=orig, context=context))
         table = [ext["distances"], *ext["scores"].values(), *ext["bounds"].values()]
         export.offer("rope_extension", fig, matrix=np.column_stack(table))

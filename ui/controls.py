@@ -144,6 +144,11 @@ def fit_phone(fig):
     return fig
 
 
+def plot(fig, key: str, where=st) -> None:
+    """Draw ``fig`` at the full width of ``where``, fitted to a phone (:func:`fit_phone`)."""
+    where.plotly_chart(fit_phone(fig), width="stretch", key=key)
+
+
 def view_params(specs: Sequence, raw: dict[str, str]) -> dict[str, str]:
     """Query parameters that reproduce the current view: every setting not at its default.
 

@@ -40,7 +40,7 @@ def tab() -> None:
     fig = figs.sine_figure(
         a, b, c, d, t, height=controls.chart_height(400), stacked=controls.phone()
     )
-    st.plotly_chart(controls.fit_phone(fig), width="stretch", key="wl_basics_chart")
+    controls.plot(fig, "wl_basics_chart")
     parts = figs.sine_parts(b, c)
     st.markdown(
         t("wavelengths.basics_readout", a=f"{a:g}", period=f"{parts.period:.4g}",
