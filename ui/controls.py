@@ -119,9 +119,9 @@ def chart_height(height: int) -> int:
 def phone() -> bool:
     """A phone or tablet browser: charts stack their panels and put legends underneath.
 
-    Python cannot see the screen's width; the User-Agent is what the server has. Every
-    mobile browser writes "Mobi" in it (MDN's advice for this test); desktop browsers,
-    whatever their window size, do not.
+    Python cannot see the screen's width; the User-Agent is what the server has. Mobile
+    browsers write "Mobi" in it (the test MDN recommends); desktop browsers, whatever
+    their window size, do not.
     """
     return "Mobi" in (st.context.headers.get("User-Agent") or "")
 
@@ -140,7 +140,7 @@ def fit_phone(fig):
         fig.update_layout(title=dict(yref="paper", y=1, yanchor="bottom", pad=dict(b=8)))
         wanted = STACKED_TOP + 10
     if top < wanted:
-        fig.update_layout(margin=dict(t=wanted), height=fig.layout.height + wanted - top)
+        fig.update_layout(margin=dict(t=wanted), height=(fig.layout.height or 450) + wanted - top)
     return fig
 
 
