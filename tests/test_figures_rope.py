@@ -248,3 +248,14 @@ def test_line_figures_hover_names_the_curve_and_both_axes():
         for trace in figure.data:
             assert trace.hovertemplate.startswith("%{fullData.name}<br>")
             assert f"{x} = %{{x}}" in trace.hovertemplate and f"{y} = " in trace.hovertemplate
+
+
+def test_compare_panels_share_one_y_axis_and_one_colour_range():
+    """Same query positions in all three: they zoom together, one colour bar reads all."""
+    views = data.compare_views(64, 10000.0, 64, "interleaved", "sentence", "a b c", 0, True)
+    fig = figs.compare_heatmaps([v.grid for v in views], ["a", "b", "c"], **POS)
+    assert (fig.layout.yaxis2.matches, fig.layout.yaxis3.matches) == ("y", "y")
+    assert not fig.layout.yaxis2.showticklabels  # no ticks squeezed between the panels
+    assert {t.coloraxis for t in fig.data} == {"coloraxis"}
+    top = max(float(np.max(np.abs(v.grid.z))) for v in views)
+    assert fig.layout.coloraxis.cmax == pytest.approx(top) == -fig.layout.coloraxis.cmin
