@@ -110,8 +110,6 @@ def compare_heatmaps(
             fig.update_yaxes(title=y_title, **cell(k, stacked))
     colorbar = dict(thickness=12)
     fig.update_layout(coloraxis=dict(colorscale=COLORSCALE, cmin=-top, cmax=top, colorbar=colorbar))
-    # 13 px: at 1024 px (a projector, sidebar open) 16 px titles of 180 px panels overlap.
-    fig.update_annotations(font_size=13)
     if stacked:
         return style_stacked(fig, len(grids), panel_height)
     return style(fig, height=height)
