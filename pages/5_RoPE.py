@@ -64,7 +64,7 @@ FORMULAS = {  # shared by both languages
     r"a = 0.1\ln s + 1",
     "bound": r"\Big|\sum_{j} h_j e^{i r\theta_j}\Big| \le \max_j |h_{j+1} - h_j|\sum_{j=1}^{d/2}"
     r"|S_j(r)|,\quad S_j(r) = \sum_{k=0}^{j-1} e^{i r\theta_k},\quad"
-    r"y(r) = \frac{1}{d/2}\sum_{j=1}^{d/2} |S_j(r)|",
+    r" y(r) = \frac{1}{d/2}\sum_{j=1}^{d/2} |S_j(r)|",
     "same": r"\frac{\mathbb{E}\,\langle R(m\theta)x,\,R(n\theta)x\rangle}{\mathbb{E}\,|x|^2}"
     r" = \frac{2}{d}\sum_j \cos(r\theta_j),\qquad r = m - n",
 }
