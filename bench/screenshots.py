@@ -2,6 +2,8 @@
 
 Starts its own server unless ``--url`` is given; writes PNGs to ``test-artifacts/``.
 Each argument is a path with optional query, e.g. ``/Heatmap?lang=zh``; default: home.
+``--phone``: an iPhone's User-Agent, touch and a 390 px wide viewport (the app stacks
+multi-panel charts for phones; see ``ui.controls.phone``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ def main() -> None:
     parser.add_argument("--url", help="an already running server, e.g. http://127.0.0.1:8501")
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--height", type=int, default=2400)
+    parser.add_argument("--phone", action="store_true", help="iPhone User-Agent, 390 px wide")
     args = parser.parse_args()
     server = None if args.url else start_server()
     base = args.url or server.url
@@ -38,7 +41,11 @@ def main() -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": args.width, "height": args.height})
+            options = {"viewport": {"width": args.width, "height": args.height}}
+            if args.phone:
+                options = p.devices["iPhone 13"] | {"viewport": {"width": 390, "height": 3000}}
+                options["device_scale_factor"] = 1  # 390 px wide PNGs, not 1170
+            page = browser.new_context(**options).new_page()
             errors = []
             page.on("console", lambda m: m.type == "error" and errors.append(m.text))
             for path in args.paths:
@@ -46,6 +53,7 @@ def main() -> None:
                 wait_for_app(page)
                 page.wait_for_timeout(1500)  # let Plotly and KaTeX finish drawing
                 name = re.sub(r"[^A-Za-z0-9_=-]+", "_", path.strip("/")) or "home"
+                name += "_phone" if args.phone else ""
                 out = ARTIFACTS / f"shot_{name}.png"
                 page.screenshot(path=str(out), full_page=True)
                 exceptions = page.locator("[data-testid=stException]").count()
