@@ -9,6 +9,7 @@ must not change.
 
 from __future__ import annotations
 
+import json
 from itertools import pairwise
 
 import conftest
@@ -17,7 +18,7 @@ import pytest
 from pages_under_test import CHARTLESS, PAGE_TAB_IDS, PAGE_TABS
 
 from ui import controls
-from ui.figures.common import PANEL_GAP, STACKED_TOP
+from ui.figures.common import MAX_CHART_BYTES, PANEL_GAP, STACKED_TOP
 from ui.specs import binary, heatmap, rope, rotation, wavelengths
 
 TIMEOUT = 120
@@ -156,16 +157,24 @@ def test_a_phone_gets_legends_under_the_plot_not_under_the_toolbar(
     assert phone["data"] == desk["data"]
 
 
+@pytest.mark.parametrize("which", ["default", "min", "max"])
 @pytest.mark.parametrize(("entry", "tab", "query"), PAGE_TABS, ids=PAGE_TAB_IDS)
 def test_on_a_phone_no_chart_puts_a_legend_or_title_under_the_toolbar(
-    entry, tab, query, monkeypatch
+    entry, tab, query, which, monkeypatch
 ):
-    """Every chart of every tab: a touch screen shows Plotly's toolbar over the top
-    ~30 px of each figure, so nothing may sit there."""
+    """Every chart of every tab, at the defaults and with every setting at its minimum
+    or maximum: a touch screen shows Plotly's toolbar over the top ~30 px of each
+    figure, so nothing may sit there; no chart exceeds the 1 MB budget."""
     monkeypatch.setattr(controls, "phone", lambda: True)
-    at = conftest.run_page(pages_under_test.script(entry), query, TIMEOUT)
+    settings = {}
+    if which != "default":
+        specs = pages_under_test.all_specs(entry)
+        skip = ("lang", "present", getattr(pages_under_test.tab_spec(entry), "key", None))
+        settings = {s.key: pages_under_test.extreme(s, which) for s in specs if s.key not in skip}
+    at = conftest.run_page(pages_under_test.script(entry), settings | query, TIMEOUT)
     figures = conftest.figures(at)
     assert figures or (entry.name, tab) in CHARTLESS
+    assert all(len(json.dumps(fig)) <= MAX_CHART_BYTES for fig in figures)
     for fig in figures:
         layout = fig["layout"]
         assert layout.get("legend", {}).get("y", 0) <= 1, tab
