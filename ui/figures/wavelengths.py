@@ -126,8 +126,7 @@ def wavelength_figure(
     if not stacked:
         fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
         return style(fig, height=height)
-    fig.update_layout(legend=dict(orientation="h", y=-0.08, yanchor="top", x=0))
-    return style_stacked(fig, 2, panel_height, extra=140)
+    return legend_below(style_stacked(fig, 2, panel_height, extra=140))
 
 
 def curves_figure(
@@ -401,8 +400,7 @@ def forms_figure(
     if not stacked:
         fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
         return style(fig, height=height)
-    fig.update_layout(legend=dict(orientation="h", y=-0.1, yanchor="top", x=0))
-    return style_stacked(fig, len(names), panel_height, extra=90)
+    return legend_below(style_stacked(fig, len(names), panel_height, extra=90))
 
 
 def drift_figure(
