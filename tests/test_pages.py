@@ -15,7 +15,7 @@ import threading
 import tracemalloc
 
 import pytest
-from conftest import CASES, run_page, switch_tab
+from conftest import CASES, figures, run_page, switch_tab
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from pages_under_test import (
@@ -301,3 +301,23 @@ def test_charts_draw_only_trace_types_the_house_template_styles(entry, tab, open
         kinds |= {trace.get("type", "scatter") for trace in frames}
         assert kinds <= set(TRACE_TYPES), (element.proto.id, kinds)
         assert spec["layout"]["template"]["layout"]["plot_bgcolor"] == "white"
+
+
+# A d3 number format as Plotly's hovertemplate takes it after the colon: "%{z:.4f}".
+D3_FORMAT = re.compile(r"^(?:.?[<>=^])?[-+( ]?[$#]?0?\d*,?(?:\.\d+)?~?[aefgprsXxobcd%]?$")
+
+
+@pytest.mark.parametrize(("entry", "tab", "opened"), PAGE_TABS, ids=PAGE_TAB_IDS)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_trace_hovers_with_named_values_or_not_at_all(entry, tab, opened, lang):
+    """Plotly's default hover prints bare "(x, y)" numbers: on the clock dials these were
+    dial centre + hand tip, meaningless. Every trace names what it shows (a hovertemplate
+    with valid number formats) or has no hover."""
+    at = run(entry, {"lang": lang} | opened)
+    for element, fig in zip(at.get("plotly_chart"), figures(at), strict=True):
+        for index, trace in enumerate(fig["data"]):
+            template = trace.get("hovertemplate")
+            assert template or trace.get("hoverinfo") in ("skip", "none"), (element.proto.id, index)
+            for text in template if isinstance(template, list) else [template or ""]:
+                formats = re.findall(r"%\{[^}:]+:([^}]*)\}", text)
+                assert all(D3_FORMAT.match(f) for f in formats), (element.proto.id, formats)

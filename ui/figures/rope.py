@@ -152,6 +152,8 @@ def pair_figure(state: Mapping, *, labels: Mapping[str, str], height: int = 460)
                 opacity=0.45 if faint else 1.0,
                 line=dict(color=color, width=2 if faint else 4, dash="dash" if faint else "solid"),
                 marker=dict(size=[0, 13], symbol="arrow", angleref="previous"),
+                hovertemplate=f"{labels[key]}<br>{labels['x']} = %{{x:.6f}}"
+                f"<br>{labels['y']} = %{{y:.6f}}<extra></extra>",
             )
         )
     fig.update_xaxes(range=[-radius, radius], zeroline=True, title=labels["x"])

@@ -273,7 +273,12 @@ def clock_figure(
         )
     )
     fig.add_trace(
-        go.Scatter(**_hands(cx, cy, x[0], y[0]), mode="lines", line=dict(color="#b2182b", width=3))
+        go.Scatter(
+            **_hands(cx, cy, x[0], y[0]),
+            mode="lines",
+            line=dict(color="#b2182b", width=3),
+            hoverinfo="skip",  # x, y are dial centre + 0.9 (sin, cos): the label names the pair
+        )
     )
     hand = len(fig.data) - 1
     frames = []
