@@ -20,9 +20,9 @@ from ui.figures.common import (
     as_grid,
     block_means,
     cell,
-    stacked_height,
     steps,
     style,
+    style_stacked,
 )
 from ui.figures.common import panels as grid_of_panels  # embedding_figure has a `panels`
 
@@ -347,6 +347,9 @@ def embedding_figure(
     rows, cols = np.shape(panels[0][1])
     fig.update_xaxes(dtick=max(1, cols // 2))
     fig.update_yaxes(dtick=max(1, rows // 5))
-    fig = style(fig, height=stacked_height(len(panels), panel_height) if stacked else height)
+    if stacked:
+        fig = style_stacked(fig, len(panels), panel_height)
+    else:
+        fig = style(fig, height=height)
     fig.update_layout(margin=dict(t=60))
     return fig
