@@ -101,6 +101,11 @@ def test_a_phone_gets_three_dials_a_row_instead_of_six(monkeypatch):
     rows = [round((1.25 - f["layout"]["yaxis"]["range"][0] - 1.7) / 2.7) + 1 for f in (desk, phone)]
     assert rows == [2, 4]
     assert phone["layout"]["height"] > desk["layout"]["height"]
+    # The p slider sits beside Play/Pause on a desktop; on a phone, under them (its
+    # "p = 3" label was hidden behind the buttons).
+    slider = phone["layout"]["sliders"][0]
+    assert (slider["x"], slider["len"], slider["pad"]["t"]) == (0, 1, 60)
+    assert desk["layout"]["sliders"][0]["x"] == 0.2
 
 
 def test_a_phone_gets_the_sine_legend_under_the_plot(monkeypatch):

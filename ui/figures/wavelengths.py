@@ -347,10 +347,12 @@ def clock_figure(
         sliders=[
             dict(
                 active=0,
-                x=0.2,
-                len=0.8,
+                # A phone has no room beside the buttons: the slider goes under them.
+                x=0 if stacked else 0.2,
+                len=1 if stacked else 0.8,
                 y=-0.02,
                 yanchor="top",
+                pad=dict(t=60 if stacked else 20),
                 currentvalue=dict(prefix="p = ", font=dict(size=13)),
                 steps=steps,
                 transition=dict(duration=0),
@@ -362,8 +364,8 @@ def clock_figure(
     fig.update_yaxes(
         visible=False, scaleanchor="x", scaleratio=1, range=[-_DIAL_GAP * (rows - 1) - 1.7, 1.25]
     )
-    style(fig, height=130 + row_height * rows)
-    fig.update_layout(margin=dict(l=10, r=10, t=10, b=110))
+    style(fig, height=(170 if stacked else 130) + row_height * rows)
+    fig.update_layout(margin=dict(l=10, r=10, t=10, b=150 if stacked else 110))
     return fig
 
 
