@@ -26,7 +26,8 @@ presets = st.popover(
 for name, values in spec.PRESETS.items():
     presets.button(
         t(f"heatmap.preset_{name}"), key=f"hm_preset_{name}", on_click=data.apply_preset,
-        args=(values,), help=t(f"heatmap.preset_{name}_help"), icon=":material/photo_library:",
+        args=(values,), kwargs={"show_table": True}, help=t(f"heatmap.preset_{name}_help"),
+        icon=":material/photo_library:",
         width="stretch",
     )  # fmt: skip
 sentence = controls.text_input(
@@ -47,7 +48,11 @@ words = {
 }
 height = controls.chart_height(460)
 
-left, middle, right = st.columns([1.3, 1, 2.2])
+if controls.presenting():  # 1.5x type: the checkbox goes under the layout radio
+    left, right = st.columns([1, 1.4])
+    middle = left
+else:
+    left, middle, right = st.columns([1.3, 1, 2.2])
 with left:
     layout = controls.choice(
         spec.LAYOUT, t("heatmap.layout"), t("heatmap.layout_help"),
@@ -114,7 +119,7 @@ with tabs["frameworks"]:
         frame, config = data.framework_frame(differences)
         st.dataframe(frame, hide_index=True, column_config=config)
         st.caption(t("heatmap.fw_presets"))
-        for column, name in zip(st.columns(len(FRAMEWORKS)), FRAMEWORKS, strict=True):
+        for column, name in zip(controls.cells(len(FRAMEWORKS)), FRAMEWORKS, strict=True):
             label = t(f"heatmap.fw_name_{name}")
             column.button(
                 name, key=f"hm_fw_{name}", on_click=data.apply_preset,

@@ -14,6 +14,8 @@ from ui.specs import wavelengths as specs
 
 def apply_preset(name: str) -> None:
     controls.assign(specs.PRESETS[name])
+    if name in specs.PRESET_TABS:
+        controls.open_tab(specs.TAB, "wavelengths", specs.PRESET_TABS[name])
 
 
 def lambdas_tab() -> None:
@@ -181,7 +183,10 @@ chart = controls.chart_height
 
 st.title(t("wavelengths.title"))
 st.markdown(t("wavelengths.intro"))
-preset_cols = st.columns([2, 3, 3], vertical_alignment="center")
+if controls.presenting():  # 1.5x type: the caption above, one button per row
+    preset_cols = [st.container(), *controls.cells(2, per_row=1)]
+else:
+    preset_cols = st.columns([2, 3, 3], vertical_alignment="center")
 preset_cols[0].caption(t("wavelengths.presets"))
 for column, name in zip(preset_cols[1:], ("003", "004"), strict=True):
     column.button(

@@ -38,7 +38,7 @@ def view_notes(grid, shown: int, n_cols: int, capped: str) -> None:
 def evolution_tab() -> None:
     """The evolution, side by side on the same positions."""
     st.subheader(t("binary.evolution_header"))
-    for column, name in zip(st.columns(5), posenc.SCHEMES, strict=True):
+    for column, name in zip(controls.cells(5), posenc.SCHEMES, strict=True):
         column.markdown(f"**{names[name]}**")
         column.latex(FORMULAS[name])
         column.caption(t(f"binary.flaw_{name}"))

@@ -145,6 +145,18 @@ def test_seed004_preset_draws_l100_d512_cell_by_cell():
     assert "Showing block means" not in captions(at)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_preset_clicked_on_another_tab_opens_the_table_it_draws(name, lang):
+    at = open_page({"lang": lang}, tab="similarity")
+    assert not any("hm_table" in el.proto.id for el in at.get("plotly_chart"))
+    at.button(key=f"hm_preset_{name}").click()
+    run(at)
+    assert at.session_state[TAB.key] == text(lang, "heatmap.tab_table")
+    assert [el.proto.id for el in at.get("plotly_chart") if "hm_table" in el.proto.id]
+    assert not any("hm_similarity" in el.proto.id for el in at.get("plotly_chart"))
+
+
 def test_presets_are_what_the_seeds_describe():
     assert PRESETS["seed000"]["seq_len"] == 50 and PRESETS["seed000"]["d_model"] == 128
     assert (PRESETS["seed004"]["seq_len"], PRESETS["seed004"]["d_model"]) == (100, 512)

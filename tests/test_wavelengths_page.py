@@ -215,6 +215,16 @@ def test_dials_slider_sets_the_number_of_dials():
     assert any("Showing 5 of 64 pairs" in c.value for c in at.caption)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("preset", "tab"), [("003", "curves"), ("004", "vector")])
+def test_a_seed_preset_opens_the_tab_that_draws_its_figure(preset, tab, lang):
+    at = open_page({"lang": lang}, tab="forms")
+    at.button(key=f"wl_preset_{preset}").click()
+    rerun(at)
+    assert draws(at, tab)
+    assert at.session_state[specs.TAB.key] == tab_label(tab, lang)
+
+
 def test_seed_003_preset_reproduces_dims_4_to_7_over_100_positions_at_d_20():
     at = open_page(tab="curves")
     at.button(key="wl_preset_003").click()

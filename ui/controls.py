@@ -116,6 +116,21 @@ def chart_height(height: int) -> int:
     return int(height * 1.5) if presenting() else height
 
 
+def cells(count: int, *, per_row: int = 3) -> list:
+    """``count`` equal columns in one row; in presenter mode, rows of at most ``per_row``.
+
+    Presenter type is 1.5x larger, but a 1024 px projector with the sidebar open still
+    leaves ~560 px: five formulas or six buttons in one row are cut there. Every row has
+    ``per_row`` columns, so the short last row lines up under the full ones.
+    """
+    if not presenting() or count <= per_row:
+        return list(st.columns(count))
+    found: list = []
+    while len(found) < count:
+        found += st.columns(per_row)[: count - len(found)]
+    return found
+
+
 def phone() -> bool:
     """A phone or tablet browser: charts stack their panels and put legends underneath.
 
@@ -394,6 +409,12 @@ def lazy_tabs(spec: ChoiceParam, page: str, names: Sequence[str]) -> dict:
     else:
         st.query_params[spec.key] = written[spec.key] = opened
     return dict(zip(names, containers, strict=True))
+
+
+def open_tab(spec: ChoiceParam, page: str, name: str) -> None:
+    """Open tab ``name`` of :func:`lazy_tabs` on the next run (from a button's
+    ``on_click``: a preset opens the tab that shows what it sets)."""
+    st.session_state[spec.key] = t(f"{page}.tab_{name}")
 
 
 def run_open_tab(spec: ChoiceParam, page: str, sections: dict[str, Callable[[], None]]) -> None:

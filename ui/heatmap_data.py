@@ -24,6 +24,7 @@ from ui import controls
 from ui.figures.common import Grid, block_means, grid_from_row_means, steps
 from ui.figures.heatmap import pair_kind, toeplitz_block_means
 from ui.i18n import t
+from ui.specs import heatmap as spec
 from ui.specs.heatmap import MAX_TOKENS
 
 # Full matrices (numeric table, downloads) are offered up to this many entries.
@@ -38,9 +39,12 @@ def tokens(sentence: str) -> tuple[list[str], int]:
     return words[:MAX_TOKENS], len(words)
 
 
-def apply_preset(values: dict) -> None:
-    """Button callback: set the widgets' values before they are drawn (``controls.assign``)."""
+def apply_preset(values: dict, *, show_table: bool = False) -> None:
+    """Button callback: set the widgets' values before they are drawn (``controls.assign``);
+    ``show_table`` opens the Table tab, where a seed's figure is drawn."""
     controls.assign(values)
+    if show_table:
+        controls.open_tab(spec.TAB, "heatmap", "table")
 
 
 def column_order(d_model: int, layout: str, group: bool) -> np.ndarray:

@@ -128,3 +128,5 @@ PRESETS = {
     "sin_x": {"wl_sin_a": 1.0, "wl_sin_b": 1.0, "wl_sin_c": 0.0, "wl_sin_d": 0.0},
     "four_in_one": {"wl_sin_a": 1.0, "wl_sin_b": 8 * math.pi, "wl_sin_c": 0.0, "wl_sin_d": 0.0},
 }
+# The tab each seed preset opens: the one that draws the seed's figure.
+PRESET_TABS = {"seed003": "curves", "seed004": "vector"}

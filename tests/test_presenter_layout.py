@@ -1,0 +1,66 @@
+"""Presenter mode on a 1024 px projector: rows that fit (``controls.cells``).
+
+Presenter type is 1.5x larger, and with the sidebar open a 1024 px screen leaves ~560 px
+for the page: five formulas or six buttons in one row were cut there (seen in Chromium).
+In presenter mode such rows wrap after three; on a desktop they stay one row.
+"""
+
+from __future__ import annotations
+
+import conftest
+import pytest
+
+from posenc.frameworks import FRAMEWORKS
+from ui.specs import binary as binary_spec
+from ui.specs import heatmap as heatmap_spec
+from ui.specs import wavelengths as wavelengths_spec
+
+TIMEOUT = 120
+
+
+def widths(columns) -> list[float]:
+    return [round(c.proto.weight, 3) for c in columns]
+
+
+@pytest.mark.parametrize(("present", "expected"), [("false", [0.2] * 5), ("true", [0.333] * 6)])
+def test_the_five_schemes_wrap_after_three_in_presenter_mode(present, expected):
+    at = conftest.run_page_on_tab(
+        "3_Binary_vs_sinusoid.py", binary_spec, {"present": present}, "evolution", TIMEOUT
+    )
+    kinds = [[type(x).__name__ for x in c.children.values()] for c in at.columns]
+    assert sum("Latex" in k for k in kinds) == 5
+    row = [c for c in at.columns if round(c.proto.weight, 3) == expected[0]]
+    assert widths(row) == expected  # presenter: 3 + 3 columns, the last one empty
+    assert sum(not c.children for c in row) == len(expected) - 5
+
+
+@pytest.mark.parametrize(("present", "width"), [("false", 0.167), ("true", 0.333)])
+def test_the_six_framework_buttons_wrap_after_three_in_presenter_mode(present, width):
+    at = conftest.run_page_on_tab(
+        "1_Heatmap.py", heatmap_spec, {"present": present}, "frameworks", TIMEOUT
+    )
+    holders = [c for c in at.columns if any(k.startswith("hm_fw_") for k in _keys(c))]
+    assert len(holders) == len(FRAMEWORKS)
+    assert widths(holders) == [width] * len(FRAMEWORKS)
+
+
+def _keys(column) -> list[str]:
+    return [getattr(x, "key", None) or "" for x in column.children.values()]
+
+
+def test_the_layout_choice_and_its_checkbox_share_a_column_in_presenter_mode():
+    at = conftest.run_page_on_tab("1_Heatmap.py", heatmap_spec, {"present": "true"}, None, TIMEOUT)
+    first = next(c for c in at.columns if "hm_layout" in _keys(c))
+    assert "hm_group" in _keys(first)
+    normal = conftest.run_page_on_tab("1_Heatmap.py", heatmap_spec, {}, None, TIMEOUT)
+    assert "hm_group" not in _keys(next(c for c in normal.columns if "hm_layout" in _keys(c)))
+
+
+@pytest.mark.parametrize("present", ["false", "true"])
+def test_the_seed_preset_buttons_get_a_row_each_in_presenter_mode(present):
+    at = conftest.run_page_on_tab(
+        "2_Wavelengths.py", wavelengths_spec, {"present": present}, None, TIMEOUT
+    )
+    holders = [c for c in at.columns if any(k.startswith("wl_preset_") for k in _keys(c))]
+    assert len(holders) == 2
+    assert widths(holders) == ([1.0, 1.0] if present == "true" else [0.375, 0.375])
