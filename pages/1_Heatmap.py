@@ -91,6 +91,7 @@ with tabs["table"]:
             )
         data.downsampled_notice(grid, seq_len, d_model)
         st.caption(t("heatmap.main_notice"))
+        st.caption(t("heatmap.seed_notes"))
         if layout == "split" or group:
             st.caption(t("heatmap.grouped_notice"))
         elif grid.col_step > 1:

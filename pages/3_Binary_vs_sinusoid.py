@@ -9,7 +9,7 @@ from ui import controls, export
 from ui.binary_data import counter_curves, criteria_rows, distance_grid, evolution_grids
 from ui.figures import binary as figs
 from ui.i18n import t
-from ui.specs.binary import BITS, GAP, HIGH, LOW, SCHEME, SPECS, TAB, K
+from ui.specs.binary import BITS, GAP, HIGH, LOW, SCHEME, SEED003_LOW, SPECS, TAB, K
 
 # Positions drawn, at most (the criteria always use all L): a cap keeps a rerun at the
 # largest settings within a few times the default one (issue #7).
@@ -158,6 +158,10 @@ def loops_tab() -> None:
     st.subheader(t("binary.loop_header"))
     st.markdown(t("binary.loop_intro"))
     gap = int(controls.slider(GAP, t("binary.gap"), t("binary.gap_help")))
+    st.button(
+        t("binary.loop_seed003"), key="bin_lo_seed003", help=t("binary.loop_seed003_help"),
+        on_click=controls.assign, args=(SEED003_LOW,), icon=":material/replay:",
+    )  # fmt: skip
     shown = min(seq_len, MAX_3D)
     for column, specs, kind in zip(st.columns(2), (HIGH, LOW), ("high", "low"), strict=True):
         with column:
@@ -177,6 +181,8 @@ def loops_tab() -> None:
                 pair_label=t("binary.loop_pair"), height=controls.chart_height(440),
             )  # fmt: skip
             controls.plot(fig, f"bin_loop_{kind}")
+            if kind == "low" and omegas == list(SEED003_LOW.values()):
+                st.caption(t("binary.loop_seed003_note"))
             if pair.i < 0:
                 st.caption(t("binary.loop_nopair", gap=gap))
             else:

@@ -11,9 +11,11 @@ from conftest import chart, decode, figures, run_page_on_tab, switch_tab
 from streamlit.testing.v1 import AppTest
 
 import posenc
+from posenc import criteria
 from posenc.criteria import scheme_criteria
 from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import binary as specs
+from ui.texts import text
 
 PAGE = "pages/3_Binary_vs_sinusoid.py"
 # Charts per tab (lazy tabs: only the open one runs).
@@ -132,6 +134,27 @@ def test_loops_notice_gives_the_slowest_wavelength_of_the_settings(d_model, show
     slowest = 2 * np.pi * 10000 ** ((d_model - 2) / d_model)
     assert float(shown.replace(",", "")) == pytest.approx(slowest, abs=0.5)
     assert f"{shown} positions at n = 10000, d = {d_model}" in captions(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_seed_003_button_sets_its_own_slow_frequencies_and_says_what_they_leave(lang):
+    """Seed 003's omega_i = 1 / 10000^(i / (d - 1)) at d = 3; omega_0 = 1 still loops."""
+    at = open_page({"seq_len": "50", "lang": lang}, tab="loops")
+    note = text(lang, "binary.loop_seed003_note")
+    assert note not in captions(at)
+    at.button(key="bin_lo_seed003").click().run()
+    assert not at.exception
+    omegas = [10000 ** (-i / (3 - 1)) for i in range(3)]
+    assert [at.number_input(key=s.key).value for s in specs.LOW] == pytest.approx(omegas)
+    points = next(t for t in figures(at)[LOW]["data"] if t["mode"] == "markers")
+    path = criteria.sine_table(50, omegas)
+    for i, axis in enumerate("xyz"):
+        np.testing.assert_allclose(decode(points[axis]), path[:, i], atol=1e-12)
+    pair = criteria.min_distance(path, min_gap=10)
+    assert note in captions(at)
+    if lang == "en":
+        assert f"Positions {pair.i} and {pair.j} are {pair.distance:.3g} apart" in captions(at)
+    assert [at.number_input(key=s.key).value for s in specs.HIGH] == [1.0, 0.5, 0.25]
 
 
 @pytest.mark.parametrize("spec", specs.HIGH + specs.LOW, ids=lambda s: s.key)

@@ -157,6 +157,13 @@ def test_a_preset_clicked_on_another_tab_opens_the_table_it_draws(name, lang):
     assert not any("hm_similarity" in el.proto.id for el in at.get("plotly_chart"))
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_table_names_the_seeds_indexing_slips_and_seed_003s_yellow(lang):
+    at = open_page({"lang": lang})
+    note = next(c.value for c in at.caption if c.value == text(lang, "heatmap.seed_notes"))
+    assert all(s in note for s in ("0 … L−1", "PE₍L₎", "L + 1", "0 … 99", "hot"))
+
+
 def test_presets_are_what_the_seeds_describe():
     assert PRESETS["seed000"]["seq_len"] == 50 and PRESETS["seed000"]["d_model"] == 128
     assert (PRESETS["seed004"]["seq_len"], PRESETS["seed004"]["d_model"]) == (100, 512)

@@ -24,6 +24,8 @@ LOW = (
     FloatParam("bin_lo_w1", 0.0, 3.2, 0.05),
     FloatParam("bin_lo_w2", 0.0, 3.2, 0.025),
 )
+# Seed 003's own slow frequencies, omega_i = 1 / 10000^(i / (d_model - 1)), at d_model = 3.
+SEED003_LOW = {"bin_lo_w0": 1.0, "bin_lo_w1": 0.01, "bin_lo_w2": 0.0001}
 # Scheme of the distance matrix.
 SCHEME = ChoiceParam("bin_scheme", SCHEMES, "binary")
 

@@ -44,7 +44,7 @@ TEXTS = {
     "rope.m_help": "Position m of the query, 0 to 4095. Kept in the URL as rope_m.",
     "rope.n_help": "Position n of the key, 0 to 4095. Kept in the URL as rope_n.",
     "rope.pair_steps": "Step by step: seed 002's proof, with this pair's numbers",
-    "rope.pair_steps_typo": "Seed 002 writes f_k(x_n, m) = (W_k x_n) e^{inθ} once: a typo for f_k(x_n, n), as its next lines use.",
+    "rope.pair_steps_typo": "Seed 002 writes f_k(x_n, m) = (W_k x_n) e^{inθ} and, in its rotation-matrix line, f_k(x_m, N): both are typos for f_k(x_n, n), as its other lines use.",
     "rope.pair_clamped": "Pair index reduced to {pair} = d/2 − 1, the last pair at this head dimension.",
     "rope.pair_q": "q (position 0)",
     "rope.pair_k": "k (position 0)",

@@ -44,7 +44,7 @@ TEXTS = {
     "rope.m_help": "query 的位置 m，0 到 4095。URL 参数为 rope_m。",
     "rope.n_help": "key 的位置 n，0 到 4095。URL 参数为 rope_n。",
     "rope.pair_steps": "逐步推导：用这一对的数值走一遍原文 002 的证明",
-    "rope.pair_steps_typo": "原文 002 有一处写成 f_k(x_n, m) = (W_k x_n) e^{inθ}：应为 f_k(x_n, n)，后面几行用的也是 n。",
+    "rope.pair_steps_typo": "原文 002 两处笔误：一处写成 f_k(x_n, m) = (W_k x_n) e^{inθ}，旋转矩阵那一行又写成 f_k(x_m, N)：都应为 f_k(x_n, n)，其余各行用的都是它。",
     "rope.pair_clamped": "分量对序号已减为 {pair} = d/2 − 1，即当前维度下的最后一对。",
     "rope.pair_q": "q（位置 0）",
     "rope.pair_k": "k（位置 0）",
