@@ -136,6 +136,11 @@ def test_trajectory_figure_marks_the_closest_far_pair():
     assert list(marked.text) == ["p=8", "p=33"]
     np.testing.assert_allclose(marked.x, path[[8, 33], 0])
     assert chart_bytes(fig) < MAX_CHART_BYTES
+    # Seed 003: "the later the position, the darker" (early yellow, late brown-black).
+    points = next(trace for trace in fig.data if trace.mode == "markers")
+    scale = points.marker.colorscale
+    assert list(points.marker.color) == list(range(50))
+    assert scale[0][1].lower() == "#fde725" and scale[-1][1].lower() == "#440154"
 
 
 def test_trajectory_figure_without_a_pair_marks_nothing():

@@ -300,3 +300,21 @@ def test_every_figure_stays_under_1_mb_at_the_largest_settings():
     sizes = [chart_bytes(fig) for fig in built]
     assert max(sizes) < MAX_CHART_BYTES, sizes
     assert sum(sizes) < 2 * MAX_CHART_BYTES, sizes
+
+
+def test_the_derivation_gives_seed_003s_row_vector_matrices_for_both_directions():
+    """Seed 003: anticlockwise [x, y] [[cos B, sin B], [-sin B, cos B]], clockwise
+    [[cos B, -sin B], [sin B, cos B]]; each reproduces its component formulas."""
+    text = figs.ROTATION_DERIVATION.replace(" ", "")
+    anticlockwise = r"[x_1,y_1]=[x_0,y_0]\begin{bmatrix}\cosB&\sinB\\-\sinB&\cosB\end{bmatrix}"
+    clockwise = r"[x_1,y_1]&=[x_0,y_0]\begin{bmatrix}\cosB&-\sinB\\\sinB&\cosB\end{bmatrix}"
+    assert anticlockwise in text and clockwise in text
+    assert text.index(anticlockwise) < text.index("B\\to-B") < text.index(clockwise)
+    x0, y0, b = 0.3, -1.7, 0.9
+    c, s = np.cos(b), np.sin(b)
+    np.testing.assert_allclose(
+        [x0, y0] @ np.array([[c, s], [-s, c]]), [x0 * c - y0 * s, x0 * s + y0 * c]
+    )
+    np.testing.assert_allclose(
+        [x0, y0] @ np.array([[c, -s], [s, c]]), [x0 * c + y0 * s, -x0 * s + y0 * c]
+    )

@@ -16,6 +16,8 @@ from ui.figures.common import COLORSCALE, Grid, cell, heatmap, panels, style, st
 # Points per line beyond which a curve is reduced to its min/max envelope.
 MAX_LINE_POINTS = 5000
 SEQUENTIAL = "Viridis"
+# The d = 3 paths as seed 003 draws them: early positions yellow, later ones darker.
+LATER_DARKER = "Viridis_r"
 PASS, FAIL, NONE = "✓", "✗", "–"
 
 
@@ -278,7 +280,7 @@ def trajectory_figure(
             marker=dict(
                 size=3.5,
                 color=p,
-                colorscale=SEQUENTIAL,
+                colorscale=LATER_DARKER,
                 colorbar=dict(title=dict(text=position), thickness=10),
             ),
             customdata=p,

@@ -322,7 +322,8 @@ ROTATION_DERIVATION = (
     r"\end{bmatrix} &= \begin{bmatrix}\cos B & -\sin B\\ \sin B & \cos B\end{bmatrix}"
     r"\begin{bmatrix}x_0\\ y_0\end{bmatrix},\quad [x_1, y_1] = [x_0, y_0]\begin{bmatrix}\cos B & "
     r"\sin B\\ -\sin B & \cos B\end{bmatrix}\\ B \to -B:\quad x_1 &= x_0\cos B + y_0\sin B,"
-    r"\quad y_1 = -x_0\sin B + y_0\cos B \end{aligned}"
+    r"\quad y_1 = -x_0\sin B + y_0\cos B\\ [x_1, y_1] &= [x_0, y_0]\begin{bmatrix}\cos B &"
+    r" -\sin B\\ \sin B & \cos B\end{bmatrix} \end{aligned}"
 )
 
 
