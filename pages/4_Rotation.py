@@ -48,7 +48,11 @@ def check_tab() -> None:
         r"r(p) = \max_j \left| \big(PE_{(p)}\,T(k)\big)_j - PE_{(p+k),\,j} \right|,"
         r"\qquad p = 0, \dots, L-1"
     )
-    check = data.live_check(seq_len, d_model, base, k, layout)
+    coef = controls.choice(
+        specs.COEF, t("rotation.coef"), t("rotation.coef_help"),
+        captions=[t(f"rotation.coef_{name}") for name in specs.COEF.options],
+    )  # fmt: skip
+    check = data.coefficient_check(seq_len, d_model, base, k, layout, coef)
     metrics = st.columns(3)
     metrics[0].metric(t("rotation.check_metric", L=seq_len), f"{check.worst:.2e}")
     metrics[1].metric(t("rotation.check_at"), check.worst_at)
@@ -61,7 +65,12 @@ def check_tab() -> None:
     controls.plot(fig_r, "rot_check_chart")
     if check.pool > 1:
         st.caption(t("rotation.check_pooled", pool=check.pool))
-    st.caption(t("rotation.check_notice"))
+    if coef == "omega":
+        st.caption(t("rotation.check_notice"))
+    else:
+        shift = k * base ** (-2 / d_model)
+        notice = t(f"rotation.coef_{coef}_notice", k=f"{k:g}", shift=f"{shift:.6g}")
+        st.info(notice, icon=":material/science:")
     export.offer(
         "rotation_check",
         fig_r,

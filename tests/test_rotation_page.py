@@ -13,6 +13,7 @@ from conftest import chart, decode, run_page_on_tab, switch_tab
 from streamlit.testing.v1 import AppTest
 
 import posenc
+from posenc.shift import block_rotation
 from ui import rotation_data as data
 from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import rotation as specs
@@ -87,6 +88,36 @@ def test_the_live_check_draws_the_residuals_of_posenc():
     at = open_page({"seq_len": "40", "d_model": "16", "rot_k": "5"}, tab="check")
     expected = posenc.shift_residuals(40, 16, 5.0)
     np.testing.assert_allclose(residual_curve(at), expected, atol=0)
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "split"])
+def test_seed_000s_coefficient_must_be_omega_one_pair_off_is_another_shift(layout):
+    """Seed 000: r_n = omega_{n-1}. With omega_{i+1} = omega_i n^(-2/d) the blocks are
+    T(k n^(-2/d)): PE[p] moves to PE[p + k n^(-2/d)], not to PE[p + k]."""
+    query = {"seq_len": "40", "d_model": "16", "base": "100", "rot_k": "5", "rot_layout": layout}
+    at = open_page({**query, "rot_coef": "omega_next"}, tab="check")
+    shift = 5 * 100 ** (-2 / 16)
+    pe = posenc.sinusoidal(40, 16, 100.0, layout=layout)
+    moved = posenc.apply_rotation(pe, shift, 100.0, layout=layout)
+    np.testing.assert_allclose(
+        moved, posenc.sinusoidal(40, 16, 100.0, layout=layout, offset=shift), atol=1e-13
+    )
+    later = posenc.sinusoidal(40, 16, 100.0, layout=layout, offset=5)
+    np.testing.assert_allclose(residual_curve(at), np.abs(moved - later).max(axis=1), atol=1e-13)
+    assert float(metric(at, "max residual")) > 0.1
+    assert f"the code of p + {shift:.6g}, not of p + 5" in at.info[0].value
+
+
+def test_seed_000s_coefficient_one_for_every_pair_moves_no_position_to_another():
+    at = open_page({"seq_len": "30", "d_model": "8", "rot_k": "2", "rot_coef": "one"}, tab="check")
+    pe = posenc.sinusoidal(30, 8)
+    dense = block_rotation(np.full(4, 2.0))  # every Phi_n(k) with r_n = 1
+    expected = np.abs(pe @ dense - posenc.sinusoidal(30, 8, offset=2)).max(axis=1)
+    np.testing.assert_allclose(residual_curve(at), expected, atol=1e-13)
+    assert "k/ωᵢ positions ahead" in at.info[0].value
+    at.radio(key="rot_coef").set_value("omega").run()
+    assert not at.exception and not at.info
+    assert float(metric(at, "max residual")) < 1e-13
 
 
 @pytest.mark.parametrize("k", ["-2.5", "0.25", "-1000", "1000", "0"])
@@ -250,5 +281,10 @@ def test_largest_settings_keep_charts_under_1_mb(tab):
     assert max(sizes, default=0) < MAX_CHART_BYTES, sizes
     if tab == "check":
         assert float(metric(at, "max residual")) < 1e-11
+        for coef in ("omega_next", "one"):  # seed 000's wrong coefficients, at the largest
+            at.radio(key="rot_coef").set_value(coef).run()
+            assert not at.exception
+            sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
+            assert max(sizes) < MAX_CHART_BYTES and float(metric(at, "max residual")) > 0.1
     if tab == "fit":
         assert any(f"{data.FIT_DIMS} of 4096" in i.value for i in at.info)

@@ -33,6 +33,8 @@ WINDOW = 64
 FIT_DIMS = 256
 # The fit uses at most this many positions (evenly chosen): twice the columns.
 FIT_ROWS = 512
+# Float64 entries per slab of rows of the coefficient check (16 MB).
+SLAB = 1 << 21
 # Points of a drawn line or scatter, at most.
 MAX_POINTS = 4000
 # T(k) is offered in full up to this width (8 MB .npy); wider: its blocks.
@@ -91,13 +93,59 @@ class Check(NamedTuple):
     full: np.ndarray  # every position's residual (for the download)
 
 
+def coefficients(d_model: int, base: float, choice: str) -> np.ndarray:
+    """Seed 000's ``r_n`` of every block ``Phi_n(k)``, ``n = i + 1`` for pair ``i``:
+    ``omega_i`` (its proof: ``r_n = omega_{n-1}``), ``omega_{i+1} = omega_i n^(-2/d)``
+    (the index one pair off) or 1 for every pair."""
+    omega = posenc.frequencies(d_model, base)
+    if choice == "omega_next":
+        return omega * float(base) ** (-2.0 / d_model)
+    if choice == "one":
+        return np.ones_like(omega)
+    return omega
+
+
+def _pairs(table: np.ndarray, layout: str) -> tuple[np.ndarray, np.ndarray]:
+    half = table.shape[1] // 2
+    if layout == "interleaved":
+        return table[:, 0::2], table[:, 1::2]
+    return table[:, :half], table[:, half:]
+
+
+def _pooled(r: np.ndarray) -> Check:
+    pool = max(1, -(-r.size // MAX_POINTS))
+    starts = np.arange(0, r.size, pool)
+    return Check(starts, np.maximum.reduceat(r, starts), pool, float(r.max()), int(r.argmax()), r)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def coefficient_check(
+    seq_len: int, d_model: int, base: float, k: float, layout: str, choice: str
+) -> Check:
+    """:func:`live_check` with seed 000's blocks built on ``coefficients(choice)``:
+    ``max_j |(PE[p] Phi(k))_j - PE[p + k]_j|``, in slabs of rows (memory O(slab))."""
+    if choice == "omega":
+        return live_check(seq_len, d_model, base, k, layout)
+    angles = k * coefficients(d_model, base, choice)
+    cos, sin = np.cos(angles), np.sin(angles)
+    step = max(1, SLAB // d_model)
+    r = np.empty(seq_len)
+    for start in range(0, seq_len, step):
+        n = min(step, seq_len - start)
+        s, c = _pairs(posenc.sinusoidal(n, d_model, base, layout=layout, offset=start), layout)
+        later = posenc.sinusoidal(n, d_model, base, layout=layout, offset=start + k)
+        s_k, c_k = _pairs(later, layout)
+        moved_s, moved_c = s * cos + c * sin, c * cos - s * sin  # [s, c] Phi_n(k), seed 000
+        r[start : start + n] = np.maximum(
+            np.abs(moved_s - s_k).max(axis=1), np.abs(moved_c - c_k).max(axis=1)
+        )
+    return _pooled(r)
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def live_check(seq_len: int, d_model: int, base: float, k: float, layout: str) -> Check:
     r = shift_residuals(seq_len, d_model, k, base, layout=layout)
-    pool = max(1, -(-seq_len // MAX_POINTS))
-    starts = np.arange(0, seq_len, pool)
-    pooled = np.maximum.reduceat(r, starts)
-    return Check(starts, pooled, pool, float(r.max()), int(r.argmax()), r)
+    return _pooled(r)
 
 
 class Circle(NamedTuple):

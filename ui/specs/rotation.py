@@ -14,9 +14,11 @@ POS = IntParam("rot_p", 0, 8191, 10)
 LAYOUT = ChoiceParam("rot_layout", ("interleaved", "split"), "interleaved")
 # Positions of the least-squares fit: L spread-out positions or the run 0 .. L-1.
 FIT = ChoiceParam("rot_fit", ("spread", "sequence"), "spread")
+# Seed 000's coefficient r_n in Phi_n(k): omega_{n-1} (its proof), one pair off, or 1.
+COEF = ChoiceParam("rot_coef", ("omega", "omega_next", "one"), "omega")
 
 # Sections as lazy tabs; the open tab is kept in the URL under its (translated) label.
 TAB_NAMES = ("matrix", "check", "circle", "conventions", "dot", "fit")
 TAB = tab_param("rot_tab", "rotation", TAB_NAMES)
 
-SPECS = (K, PAIR, POS, LAYOUT, FIT, TAB)
+SPECS = (K, PAIR, POS, LAYOUT, FIT, COEF, TAB)
