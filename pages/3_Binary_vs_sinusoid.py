@@ -67,7 +67,9 @@ def criteria_tab() -> None:
         ("extrapolates", [r"\min_{p<2L,\ j} e(p)_j,\ \ \max_{p<2L,\ j} e(p)_j",
                           r"\min_{0 \le p < q < 2L} \lVert e(p) - e(q) \rVert"]),
     )  # fmt: skip
-    for column, (key, lines) in zip(st.columns([1, 1, 1.5, 1.5]), formulas, strict=True):
+    for column, (key, lines) in zip(
+        controls.cells(4, per_row=2, widths=(1, 1, 1.5, 1.5)), formulas, strict=True
+    ):
         column.markdown(t(f"binary.crit_{key}"))
         for line in lines:
             column.latex(line)

@@ -210,3 +210,54 @@ def test_a_phone_browser_gets_the_evolution_panels_one_above_the_other(
         raise
     finally:
         context.close()
+
+
+OVERFLOWING = """() => [...document.querySelectorAll(
+    '[data-testid=stMain] .katex-display, [data-testid=stMetricLabel] p,'
+    + ' [data-testid=stMain] .stMarkdownEllipsis,'
+    + ' [data-testid=stMain] [data-testid^=stPageLink] span')]
+  .filter(el => el.scrollWidth > el.clientWidth + 1)
+  .map(el => (el.querySelector('annotation')?.textContent || el.innerText).slice(0, 60))"""
+
+
+@pytest.mark.parametrize(
+    ("where", "path", "width"),
+    [
+        ("projector", "/Rotation?present=true&rot_tab=Live+check", 1024),
+        ("phone", "/Rotation?rot_tab=Live+check", 390),
+        ("phone", "/", 390),
+        ("projector", "/?present=true", 1024),  # the criteria's page links
+        ("projector", "/Heatmap?present=true", 1024),  # "Show as [all sin | all cos]"
+        ("projector", "/Wavelengths?present=true&wl_tab=Sine+basics", 1024),  # a button
+    ],
+)
+def test_long_formulas_and_metric_labels_wrap_on_a_projector_and_a_phone(
+    browser, server, request, where, path, width
+):
+    """At 1024 px with the sidebar open the rotation formula is 331 px too wide, and two
+    metric labels, a checkbox label and a button label are cut; on a phone more so.
+    Presenter mode and phones wrap them."""
+    options = dict(viewport={"width": width, "height": 900})
+    if where == "phone":
+        agent = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari"
+        options.update(user_agent=agent, is_mobile=True, has_touch=True)
+    context = browser.new_context(**options)
+    pg = context.new_page()
+    try:
+        pg.goto(server.url + path)
+        wait_for_app(pg, timeout=120_000)
+        pg.wait_for_selector(".katex-display", timeout=60_000)
+        if "rot_tab" in path:
+            pg.wait_for_selector("[data-testid=stMetricLabel]", timeout=60_000)
+        assert pg.locator(".katex-display").count() >= 1
+        try:  # KaTeX's fonts and the page's style arrive after the first paint
+            pg.wait_for_function(f"() => ({OVERFLOWING})().length === 0", timeout=15_000)
+        except Exception:
+            assert pg.evaluate(OVERFLOWING) == []  # says which ones overflow
+            raise
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+        raise
+    finally:
+        context.close()

@@ -64,3 +64,15 @@ def test_the_seed_preset_buttons_get_a_row_each_in_presenter_mode(present):
     holders = [c for c in at.columns if any(k.startswith("wl_preset_") for k in _keys(c))]
     assert len(holders) == 2
     assert widths(holders) == ([1.0, 1.0] if present == "true" else [0.375, 0.375])
+
+
+@pytest.mark.parametrize(
+    ("present", "expected"), [("false", [0.2, 0.2, 0.3, 0.3]), ("true", [0.5, 0.5, 0.5, 0.5])]
+)
+def test_the_four_criteria_take_two_rows_in_presenter_mode(present, expected):
+    at = conftest.run_page_on_tab(
+        "3_Binary_vs_sinusoid.py", binary_spec, {"present": present}, "criteria", TIMEOUT
+    )
+    kinds = [[type(x).__name__ for x in c.children.values()] for c in at.columns]
+    holders = [c for c, k in zip(at.columns, kinds, strict=True) if k[:2] == ["Markdown", "Latex"]]
+    assert widths(holders) == expected

@@ -104,6 +104,8 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
         st.warning(t("common.notice_header") + "\n\n" + "\n".join(f"- {p}" for p in problems))
     if st.session_state.get(PRESENT.key):
         menu.presenter_style()
+    elif phone():
+        menu.narrow_style()
 
 
 def presenting() -> bool:
@@ -116,15 +118,16 @@ def chart_height(height: int) -> int:
     return int(height * 1.5) if presenting() else height
 
 
-def cells(count: int, *, per_row: int = 3) -> list:
-    """``count`` equal columns in one row; in presenter mode, rows of at most ``per_row``.
+def cells(count: int, *, per_row: int = 3, widths: Sequence[float] | None = None) -> list:
+    """``count`` columns in one row (relative ``widths``, default equal); in presenter
+    mode, rows of at most ``per_row`` equal columns.
 
     Presenter type is 1.5x larger, but a 1024 px projector with the sidebar open still
     leaves ~560 px: five formulas or six buttons in one row are cut there. Every row has
     ``per_row`` columns, so the short last row lines up under the full ones.
     """
     if not presenting() or count <= per_row:
-        return list(st.columns(count))
+        return list(st.columns(widths or count))
     found: list = []
     while len(found) < count:
         found += st.columns(per_row)[: count - len(found)]

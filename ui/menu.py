@@ -98,6 +98,21 @@ def draw(current: str) -> None:
         st.divider()
 
 
+# A 1024 px projector with the sidebar open, or a phone, is narrower than many formulas:
+# KaTeX draws display math as one inline block per top-level term, so with wrapping
+# allowed a long formula breaks after a relation or operator instead of scrolling
+# sideways; metric, checkbox, button and page-link labels (Streamlit cuts them at one
+# line with an ellipsis) wrap instead.
+NARROW_CSS = (
+    ".katex-display > .katex {white-space: normal !important;}"
+    ".katex-display > .katex > .katex-html > .base {margin: 0.2em 0;}"
+    "[data-testid=stMetricLabel] *, [data-testid=stMain] .stMarkdownEllipsis,"
+    " [data-testid=stMain] .stMarkdownEllipsis *,"
+    " [data-testid=stMain] [data-testid^=stPageLink] * {white-space: normal !important;"
+    " overflow: visible !important; text-overflow: clip !important;}"
+)
+
+
 def presenter_style() -> None:
     """Projector mode: larger type and charts, less chrome. Static CSS, no user text."""
     st.html(
@@ -107,5 +122,10 @@ def presenter_style() -> None:
         "h1 {font-size: 3rem !important;} h2 {font-size: 2.2rem !important;}"
         "[data-testid=stHeader] {display: none;}"
         ".block-container {padding-top: 1rem; max-width: 100% !important;}"
-        "</style>"
+        f"{NARROW_CSS}</style>"
     )
+
+
+def narrow_style() -> None:
+    """A phone: long formulas and metric labels wrap (:data:`NARROW_CSS`). Static CSS."""
+    st.html(f"<style>{NARROW_CSS}</style>")
