@@ -3,9 +3,12 @@
 import numpy as np
 import pytest
 from conftest import decode
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import posenc
+from posenc.shift import block_rotation
 from ui import rotation_data as data
 from ui.figures import rotation as figs
 from ui.figures.common import MAX_CHART_BYTES, chart_bytes
@@ -318,3 +321,25 @@ def test_the_derivation_gives_seed_003s_row_vector_matrices_for_both_directions(
     np.testing.assert_allclose(
         [x0, y0] @ np.array([[c, -s], [s, c]]), [x0 * c + y0 * s, -x0 * s + y0 * c]
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    d=st.integers(1, 24).map(lambda n: 2 * n),
+    base=st.floats(1.5, 1e6),
+    k=st.floats(-50, 50),
+    length=st.integers(1, 40),
+    layout=st.sampled_from(["interleaved", "split"]),
+)
+def test_seed_000s_blocks_one_pair_off_are_t_of_a_shorter_offset(d, base, k, length, layout):
+    """r_n = omega_n instead of omega_{n-1}: the blocks are T(k n^(-2/d)), so the check
+    measures the gap between the codes of p + k n^(-2/d) and p + k, at every p."""
+    shorter = k * base ** (-2 / d)
+    blocks = block_rotation(k * data.coefficients(d, base, "omega_next"), layout=layout)
+    assert_allclose(blocks, posenc.rotation_matrix(shorter, d, base, layout=layout), atol=1e-12)
+    check = data.coefficient_check(length, d, base, k, layout, "omega_next")
+    gap = posenc.sinusoidal(length, d, base, layout=layout, offset=shorter) - posenc.sinusoidal(
+        length, d, base, layout=layout, offset=k
+    )
+    assert_allclose(check.full, np.abs(gap).max(axis=1), atol=1e-12)
+    assert_allclose(data.coefficients(d, base, "omega"), posenc.frequencies(d, base))
