@@ -42,15 +42,16 @@ FORMULAS = {  # shared by both languages
     r"\cos m\theta & -\sin m\theta\\ \sin m\theta & \cos m\theta\end{pmatrix}\begin{pmatrix}"
     r"q^{(1)}\\ q^{(2)}\end{pmatrix}\\ \langle f_q(x_m, m), f_k(x_n, n)\rangle &= \mathrm{Re}"
     r"\big[(W_q x_m)(W_k x_n)^{*}\, e^{i(m-n)\theta}\big]\end{aligned}",
-    "pair_steps": r"\begin{aligned} q &= W_q x_m = q^{(1)} + i\,q^{(2)},\quad k = W_k x_n = k^{(1)}"
-    r" + i\,k^{(2)},\quad k^{*} = k^{(1)} - i\,k^{(2)}\\ f_q(x_m, m) &= q\,e^{im\theta} = "
-    r"\big(q^{(1)}\cos m\theta - q^{(2)}\sin m\theta\big) + i\big(q^{(2)}\cos m\theta + q^{(1)}"
-    r"\sin m\theta\big)\\ g(x_m, x_n, m-n) &= \mathrm{Re}\big[q\,k^{*} e^{i(m-n)\theta}\big],\quad"
-    r" e^{i(m-n)\theta} = \cos((m-n)\theta) + i\sin((m-n)\theta)\\ &= \big(q^{(1)}k^{(1)} + "
-    r"q^{(2)}k^{(2)}\big)\cos((m-n)\theta) - \big(q^{(2)}k^{(1)} - q^{(1)}k^{(2)}\big)\sin((m-n)"
-    r"\theta)\\ \langle f_q(x_m, m), f_k(x_n, n)\rangle &= \big(q^{(1)}\cos m\theta - q^{(2)}\sin "
-    r"m\theta\big)\big(k^{(1)}\cos n\theta - k^{(2)}\sin n\theta\big)\\ &\quad + \big(q^{(2)}\cos "
-    r"m\theta + q^{(1)}\sin m\theta\big)\big(k^{(2)}\cos n\theta + k^{(1)}\sin n\theta\big) = g"
+    # One step per row: aligned math cannot wrap, and a projector or phone is narrow.
+    "pair_steps": r"\begin{aligned} q &= W_q x_m = q^{(1)} + i\,q^{(2)}\\ k &= W_k x_n = k^{(1)}"
+    r" + i\,k^{(2)},\quad k^{*} = k^{(1)} - i\,k^{(2)}\\ f_q(x_m, m) &= q\,e^{im\theta}\\ &= "
+    r"\big(q^{(1)}\cos m\theta - q^{(2)}\sin m\theta\big)\\ &\quad + i\big(q^{(2)}\cos m\theta"
+    r" + q^{(1)}\sin m\theta\big)\\ e^{i(m-n)\theta} &= \cos((m-n)\theta) + i\sin((m-n)\theta)\\"
+    r" g(x_m, x_n, m-n) &= \mathrm{Re}\big[q\,k^{*} e^{i(m-n)\theta}\big]\\ &= \big(q^{(1)}k^{(1)}"
+    r" + q^{(2)}k^{(2)}\big)\cos((m-n)\theta)\\ &\quad - \big(q^{(2)}k^{(1)} - q^{(1)}k^{(2)}\big)"
+    r"\sin((m-n)\theta)\\ \langle f_q, f_k\rangle &= \big(q^{(1)}\cos m\theta - q^{(2)}\sin m\theta"
+    r"\big)\big(k^{(1)}\cos n\theta - k^{(2)}\sin n\theta\big)\\ &\quad + \big(q^{(2)}\cos m\theta"
+    r" + q^{(1)}\sin m\theta\big)\big(k^{(2)}\cos n\theta + k^{(1)}\sin n\theta\big)\\ &= g"
     r"\end{aligned}",
     "compare": r"\text{(a) } q_m\cdot k_n \qquad \text{(b) } (q_m + p_m)\cdot(k_n + p_n)"
     r"\qquad \text{(c) } R(m\theta)q_m \cdot R(n\theta)k_n",
@@ -138,9 +139,9 @@ with tabs["pair"]:
         with st.expander(t("rope.pair_steps")):
             st.latex(FORMULAS["pair_steps"])
             (dot, cross, g), angle = ps["g"], rf"{m - n} \cdot {ps['theta']:.6g}"
-            st.latex(  # two lines: at large m - n one line ran past the column
+            st.latex(  # three rows: at large m - n, or on a projector, one ran past the column
                 rf"\begin{{aligned}} g &= {dot:.6f}\,\cos({angle}) - ({cross:.6f})\,\sin({angle})"
-                rf" = {g:.6f}\\ \langle q_m, k_n\rangle_{{\text{{posenc.rope}}}}"
+                rf"\\ &= {g:.6f}\\ \langle q_m, k_n\rangle_{{\text{{posenc.rope}}}}"
                 rf" &= {ps['score']:.6f}\end{{aligned}}"
             )
             st.caption(t("rope.pair_steps_typo"))

@@ -309,7 +309,7 @@ def test_the_derivation_gives_seed_003s_row_vector_matrices_for_both_directions(
     """Seed 003: anticlockwise [x, y] [[cos B, sin B], [-sin B, cos B]], clockwise
     [[cos B, -sin B], [sin B, cos B]]; each reproduces its component formulas."""
     text = figs.ROTATION_DERIVATION.replace(" ", "")
-    anticlockwise = r"[x_1,y_1]=[x_0,y_0]\begin{bmatrix}\cosB&\sinB\\-\sinB&\cosB\end{bmatrix}"
+    anticlockwise = r"[x_1,y_1]&=[x_0,y_0]\begin{bmatrix}\cosB&\sinB\\-\sinB&\cosB\end{bmatrix}"
     clockwise = r"[x_1,y_1]&=[x_0,y_0]\begin{bmatrix}\cosB&-\sinB\\\sinB&\cosB\end{bmatrix}"
     assert anticlockwise in text and clockwise in text
     assert text.index(anticlockwise) < text.index("B\\to-B") < text.index(clockwise)

@@ -315,14 +315,16 @@ def bmatrix(rows: Sequence[Sequence[float]]) -> str:
 
 
 # Seed 003's derivation of the 2-D rotation: the point (x0, y0) at angle A, turned by B.
+# One step per row, so that it fits a projector's or a phone's width (aligned math
+# cannot wrap).
 ROTATION_DERIVATION = (
     r"\begin{aligned} x_0 &= |R|\cos A,\quad y_0 = |R|\sin A\\ x_1 &= |R|\cos(A + B) = |R|"
-    r"(\cos A\cos B - \sin A\sin B) = x_0\cos B - y_0\sin B\\ y_1 &= |R|\sin(A + B) = |R|"
-    r"(\sin A\cos B + \cos A\sin B) = x_0\sin B + y_0\cos B\\ \begin{bmatrix}x_1\\ y_1"
+    r"(\cos A\cos B - \sin A\sin B)\\ &= x_0\cos B - y_0\sin B\\ y_1 &= |R|\sin(A + B) = |R|"
+    r"(\sin A\cos B + \cos A\sin B)\\ &= x_0\sin B + y_0\cos B\\ \begin{bmatrix}x_1\\ y_1"
     r"\end{bmatrix} &= \begin{bmatrix}\cos B & -\sin B\\ \sin B & \cos B\end{bmatrix}"
-    r"\begin{bmatrix}x_0\\ y_0\end{bmatrix},\quad [x_1, y_1] = [x_0, y_0]\begin{bmatrix}\cos B & "
-    r"\sin B\\ -\sin B & \cos B\end{bmatrix}\\ B \to -B:\quad x_1 &= x_0\cos B + y_0\sin B,"
-    r"\quad y_1 = -x_0\sin B + y_0\cos B\\ [x_1, y_1] &= [x_0, y_0]\begin{bmatrix}\cos B &"
+    r"\begin{bmatrix}x_0\\ y_0\end{bmatrix}\\ [x_1, y_1] &= [x_0, y_0]\begin{bmatrix}\cos B & "
+    r"\sin B\\ -\sin B & \cos B\end{bmatrix}\\ &B \to -B:\\ x_1 &= x_0\cos B + y_0\sin B\\"
+    r" y_1 &= -x_0\sin B + y_0\cos B\\ [x_1, y_1] &= [x_0, y_0]\begin{bmatrix}\cos B &"
     r" -\sin B\\ \sin B & \cos B\end{bmatrix} \end{aligned}"
 )
 
