@@ -44,14 +44,13 @@ def matrix_tab() -> None:
 def check_tab() -> None:
     """The live check over every position."""
     st.header(t("rotation.check_header"))
-    st.latex(
-        r"r(p) = \max_j \left| \big(PE_{(p)}\,T(k)\big)_j - PE_{(p+k),\,j} \right|,"
-        r"\qquad p = 0, \dots, L-1"
-    )
+    st.latex(figs.CHECK_FORMULA)
     coef = controls.choice(
         specs.COEF, t("rotation.coef"), t("rotation.coef_help"),
         captions=[t(f"rotation.coef_{name}") for name in specs.COEF.options],
     )  # fmt: skip
+    if coef in figs.COEFFICIENT_FORMULAS:
+        st.latex(figs.COEFFICIENT_FORMULAS[coef])
     check = data.coefficient_check(seq_len, d_model, base, k, layout, coef)
     metrics = st.columns(3)
     metrics[0].metric(t("rotation.check_metric", L=seq_len), f"{check.worst:.2e}")
@@ -65,12 +64,11 @@ def check_tab() -> None:
     controls.plot(fig_r, "rot_check_chart")
     if check.pool > 1:
         st.caption(t("rotation.check_pooled", pool=check.pool))
-    if coef == "omega":
+    note = data.coefficient_note(coef, d_model, base, k)
+    if note is None:
         st.caption(t("rotation.check_notice"))
     else:
-        shift = k * base ** (-2 / d_model)
-        notice = t(f"rotation.coef_{coef}_notice", k=f"{k:g}", shift=f"{shift:.6g}")
-        st.info(notice, icon=":material/science:")
+        st.info(t(note[0], **note[1]), icon=":material/science:")
     export.offer(
         "rotation_check",
         fig_r,

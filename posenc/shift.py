@@ -364,12 +364,17 @@ def shift_residuals(
     base: float = 10000.0,
     *,
     layout: str = "interleaved",
+    coefficients=None,
 ) -> np.ndarray:
     """``max_j |(PE[p] T(k))_j - PE[p + k]_j|`` for every ``p = 0 .. length - 1``.
 
     ``PE[p + k]`` is evaluated from the formula at position ``p + k`` (any real ``k``),
     ``PE[p] T(k)`` with :func:`apply_rotation`. Works in slabs of rows, so memory stays
     about 100 MB even at 8192 x 4096.
+
+    ``coefficients``, if given, are seed 000's ``r_n``: block ``n = i + 1`` turns pair
+    ``i`` by ``k r_n`` instead of ``k omega_i`` (its proof finds ``r_n = omega_{n-1}``;
+    any other choice leaves residuals of order 1).
 
     Returns
     -------
@@ -382,11 +387,25 @@ def shift_residuals(
     >>> r = shift_residuals(100, 64, -2.5)
     >>> r.shape, bool(r.max() < 1e-13)
     ((100,), True)
+    >>> bool(shift_residuals(100, 64, -2.5, coefficients=np.ones(32)).min() > 0.1)
+    True
     """
     length = check_int("length", length, minimum=1)
     k = check_real("k", k)
     layout = check_layout(layout)
-    d_model = 2 * frequencies(d_model, base).size
+    omega = frequencies(d_model, base)
+    d_model = 2 * omega.size
+    if coefficients is not None:
+        coefficients = check_array("coefficients", coefficients)
+        if coefficients.shape != omega.shape:
+            raise ValueError(
+                f"coefficients must have d_model / 2 = {omega.size} entries, "
+                f"got shape {coefficients.shape}"
+            )
+        angles = k * coefficients
+    else:
+        angles = k * omega
+    cos, sin = np.cos(angles), np.sin(angles)
     step = max(1, (_SLAB // 2) // d_model)
     out = np.empty(length)
 
@@ -394,7 +413,7 @@ def shift_residuals(
         n = min(step, length - start)
         rows = sinusoidal(n, d_model, base, layout=layout, offset=start)
         later = sinusoidal(n, d_model, base, layout=layout, offset=start + k)
-        moved = apply_rotation(rows, k, base, layout=layout)
+        moved = _rotate(rows, cos, sin, layout, -1)
         moved -= later
         np.abs(moved, out=moved)
         out[start : start + n] = moved.max(axis=1)

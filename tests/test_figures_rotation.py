@@ -343,3 +343,43 @@ def test_seed_000s_blocks_one_pair_off_are_t_of_a_shorter_offset(d, base, k, len
     )
     assert_allclose(check.full, np.abs(gap).max(axis=1), atol=1e-12)
     assert_allclose(data.coefficients(d, base, "omega"), posenc.frequencies(d, base))
+
+
+@pytest.mark.parametrize(
+    ("x", "reference", "shown"),
+    [
+        (3.0, None, "+ 3"),
+        (-2.5, None, "− 2.5"),
+        (2.9999996, 3.0, "+ 2.9999996"),
+        (0.0, None, "+ 0"),
+    ],
+)
+def test_an_offset_is_written_with_its_sign_and_enough_digits_to_differ(x, reference, shown):
+    assert data.signed(x, reference) == shown
+
+
+@pytest.mark.parametrize(
+    ("choice", "d", "k", "key"),
+    [
+        ("omega", 128, 3.0, None),
+        ("one", 2, 3.0, "rotation.coef_same"),  # the only pair has omega_0 = 1
+        ("one", 128, 0.0, "rotation.coef_same"),
+        ("omega_next", 128, 0.0, "rotation.coef_same"),
+        ("one", 4, 3.0, "rotation.coef_one_notice"),
+        ("omega_next", 2, -2.5, "rotation.coef_omega_next_notice"),
+    ],
+)
+def test_the_coefficient_note_says_failure_only_where_the_blocks_differ(choice, d, k, key):
+    note = data.coefficient_note(choice, d, 10000.0, k)
+    assert (note and note[0]) == key
+    worst = data.coefficient_check(20, d, 10000.0, k, "interleaved", choice).worst
+    assert (worst < 1e-13) == (key in (None, "rotation.coef_same"))
+    if key == "rotation.coef_omega_next_notice":
+        shift = 2.5 * 10000.0 ** (-2 / d)  # the blocks are T(k n^(-2/d))
+        assert note[1] == {"k": "− 2.5", "shift": f"− {shift:.6g}"} and shift == 0.00025
+
+
+def test_a_base_near_1_shows_the_two_offsets_with_enough_digits_to_tell_apart():
+    key, fields = data.coefficient_note("omega_next", 128, 1.0001, 3.0)
+    assert key == "rotation.coef_omega_next_notice" and fields["shift"] != fields["k"]
+    assert float(fields["shift"].replace("+ ", "")) == pytest.approx(3 * 1.0001 ** (-2 / 128))

@@ -15,8 +15,10 @@ from streamlit.testing.v1 import AppTest
 import posenc
 from posenc.shift import block_rotation
 from ui import rotation_data as data
+from ui.figures import rotation as figs
 from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import rotation as specs
+from ui.texts import text
 
 PAGE = "pages/4_Rotation.py"
 # Charts per tab (lazy tabs: only the open one runs).
@@ -115,9 +117,20 @@ def test_seed_000s_coefficient_one_for_every_pair_moves_no_position_to_another()
     expected = np.abs(pe @ dense - posenc.sinusoidal(30, 8, offset=2)).max(axis=1)
     np.testing.assert_allclose(residual_curve(at), expected, atol=1e-13)
     assert "k/ωᵢ positions ahead" in at.info[0].value
+    assert any(figs.COEFFICIENT_FORMULAS["one"] in x.value for x in at.latex)  # r_n = 1 shown
     at.radio(key="rot_coef").set_value("omega").run()
     assert not at.exception and not at.info
     assert float(metric(at, "max residual")) < 1e-13
+
+
+@pytest.mark.parametrize(
+    "query", [{"d_model": "2", "rot_coef": "one"}, {"rot_k": "0", "rot_coef": "omega_next"}]
+)
+def test_a_coefficient_that_equals_omega_here_is_said_to_hold_not_to_fail(query):
+    """d = 2: the only pair has omega_0 = 1, so r = 1 is right; k = 0 turns nothing."""
+    at = open_page({"seq_len": "30", **query}, tab="check")
+    assert float(metric(at, "max residual")) < 1e-13
+    assert [i.value for i in at.info] == [text("en", "rotation.coef_same")]
 
 
 @pytest.mark.parametrize("k", ["-2.5", "0.25", "-1000", "1000", "0"])

@@ -209,6 +209,31 @@ def test_residuals_would_expose_a_wrong_rotation():
     assert np.abs(apply_rotation(rows, 3, base=100.0) - later).max() > 0.1
 
 
+@pytest.mark.parametrize("layout", ["interleaved", "split"])
+def test_residuals_with_seed_000s_coefficients_are_the_dense_check_of_those_blocks(layout):
+    """r_n = omega_{n-1} is the default; any r gives the check of diag(Phi_n(k r_n))."""
+    omega = posenc.frequencies(16, 100.0)
+    assert_allclose(
+        shift_residuals(40, 16, 2.5, 100.0, layout=layout, coefficients=omega),
+        shift_residuals(40, 16, 2.5, 100.0, layout=layout),
+        atol=0,
+    )
+    r = np.linspace(0.3, 1.7, 8)
+    rows = posenc.sinusoidal(40, 16, 100.0, layout=layout)
+    later = posenc.sinusoidal(40, 16, 100.0, layout=layout, offset=2.5)
+    dense = block_rotation(2.5 * r, layout=layout)
+    expected = np.abs(rows @ dense - later).max(axis=1)
+    got = shift_residuals(40, 16, 2.5, 100.0, layout=layout, coefficients=r)
+    assert_allclose(got, expected, atol=1e-13)
+    assert got.min() > 0.1
+
+
+@pytest.mark.parametrize("bad", [np.ones(7), np.ones((2, 4)), [1.0, np.nan] * 4, "x"])
+def test_coefficients_of_the_wrong_size_or_kind_name_the_parameter(bad):
+    with pytest.raises(ValueError, match="coefficients"):
+        shift_residuals(10, 16, 1.0, coefficients=bad)
+
+
 # --- dot products and distances by offset ------------------------------------------------
 
 

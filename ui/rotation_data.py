@@ -33,8 +33,6 @@ WINDOW = 64
 FIT_DIMS = 256
 # The fit uses at most this many positions (evenly chosen): twice the columns.
 FIT_ROWS = 512
-# Float64 entries per slab of rows of the coefficient check (16 MB).
-SLAB = 1 << 21
 # Points of a drawn line or scatter, at most.
 MAX_POINTS = 4000
 # T(k) is offered in full up to this width (8 MB .npy); wider: its blocks.
@@ -105,13 +103,6 @@ def coefficients(d_model: int, base: float, choice: str) -> np.ndarray:
     return omega
 
 
-def _pairs(table: np.ndarray, layout: str) -> tuple[np.ndarray, np.ndarray]:
-    half = table.shape[1] // 2
-    if layout == "interleaved":
-        return table[:, 0::2], table[:, 1::2]
-    return table[:, :half], table[:, half:]
-
-
 def _pooled(r: np.ndarray) -> Check:
     pool = max(1, -(-r.size // MAX_POINTS))
     starts = np.arange(0, r.size, pool)
@@ -122,24 +113,36 @@ def _pooled(r: np.ndarray) -> Check:
 def coefficient_check(
     seq_len: int, d_model: int, base: float, k: float, layout: str, choice: str
 ) -> Check:
-    """:func:`live_check` with seed 000's blocks built on ``coefficients(choice)``:
-    ``max_j |(PE[p] Phi(k))_j - PE[p + k]_j|``, in slabs of rows (memory O(slab))."""
+    """:func:`live_check` with seed 000's blocks built on ``coefficients(choice)``."""
     if choice == "omega":
         return live_check(seq_len, d_model, base, k, layout)
-    angles = k * coefficients(d_model, base, choice)
-    cos, sin = np.cos(angles), np.sin(angles)
-    step = max(1, SLAB // d_model)
-    r = np.empty(seq_len)
-    for start in range(0, seq_len, step):
-        n = min(step, seq_len - start)
-        s, c = _pairs(posenc.sinusoidal(n, d_model, base, layout=layout, offset=start), layout)
-        later = posenc.sinusoidal(n, d_model, base, layout=layout, offset=start + k)
-        s_k, c_k = _pairs(later, layout)
-        moved_s, moved_c = s * cos + c * sin, c * cos - s * sin  # [s, c] Phi_n(k), seed 000
-        r[start : start + n] = np.maximum(
-            np.abs(moved_s - s_k).max(axis=1), np.abs(moved_c - c_k).max(axis=1)
-        )
-    return _pooled(r)
+    r = coefficients(d_model, base, choice)
+    return _pooled(shift_residuals(seq_len, d_model, k, base, layout=layout, coefficients=r))
+
+
+def signed(x: float, reference: float | None = None) -> str:
+    """``+ 3`` or ``− 2.5``: an offset added to p. With a ``reference``, as many digits
+    as it takes to tell them apart (``+ 2.99999`` next to ``+ 3``)."""
+    digits = 6
+    while reference is not None and digits < 15 and f"{x:.{digits}g}" == f"{reference:.{digits}g}":
+        digits += 1
+    return f"{'−' if x < 0 else '+'} {abs(x):.{digits}g}"
+
+
+def coefficient_note(choice: str, d_model: int, base: float, k: float):
+    """``(text key, fields)`` to show under the check for seed 000's coefficient
+    ``choice``, or None for the proof's own ``omega``. When the chosen blocks turn every
+    pair by the same angle as ``omega_i k`` (k = 0, or d = 2 where r = 1 is omega_0), the
+    identity holds and the note says so instead of the failure."""
+    if choice == "omega":
+        return None
+    omega = posenc.frequencies(d_model, base)
+    if np.abs(k * (coefficients(d_model, base, choice) - omega)).max() <= 1e-15 * abs(k):
+        return "rotation.coef_same", {}
+    fields = {"k": signed(k)}
+    if choice == "omega_next":  # the blocks are T(k n^(-2/d))
+        fields["shift"] = signed(k * float(base) ** (-2.0 / d_model), reference=k)
+    return f"rotation.coef_{choice}_notice", fields
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
