@@ -40,7 +40,7 @@ def lambdas_tab() -> None:
         pairs, series, masks, seq_len, t, height=chart(440), stacked=controls.phone()
     )
     controls.plot(fig_lambda, "wl_lambda_chart")
-    longest, bound = f"{lam[-1]:,.0f}", f"{2 * np.pi * base:,.0f}"
+    longest, bound = data.positions(lam[-1]), data.positions(2 * np.pi * base)
     st.caption(t("wavelengths.lambda_notice", longest=longest, bound=bound))
     metric_cols = st.columns(3)
     metric_cols[0].metric(t("wavelengths.metric_pairs"), half)

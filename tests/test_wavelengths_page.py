@@ -135,15 +135,22 @@ def test_empty_extra_bases_draw_only_the_shared_base():
     assert not at.warning
 
 
-@pytest.mark.parametrize(("d_model", "base", "lang"), [(512, 10000, "en"), (128, 500000, "zh")])
+@pytest.mark.parametrize(
+    ("d_model", "base", "lang"), [(512, 10000, "en"), (128, 500000, "zh"), (2, 1.5, "en")]
+)
 def test_the_longest_wavelength_is_given_and_the_seeds_2_pi_n_called_a_limit(d_model, base, lang):
     """Seeds 003/004: "from 2 pi to 2 pi 10000"; the last pair stops a factor n^(2/d) short."""
     at = open_page({"d_model": str(d_model), "base": str(base), "lang": lang})
     longest = 2 * np.pi * base ** ((d_model - 2) / d_model)
     assert posenc.wavelengths(d_model, base)[-1] == pytest.approx(longest, rel=1e-12)
     notice = next(c.value for c in at.caption if "2π·n^((d−2)/d)" in c.value)
-    assert f"{longest:,.0f}" in notice and f"{2 * np.pi * base:,.0f}" in notice
-    assert ("2π·10000" in notice) and (("limit" in notice) if lang == "en" else ("极限" in notice))
+
+    def shown(x):  # whole positions from 1000 up; below, 4 digits (2 pi is 6.283, not 6)
+        return f"{x:,.0f}" if x >= 1000 else f"{x:.4g}"
+
+    assert f"= {shown(longest)} " in notice and f"= {shown(2 * np.pi * base)}" in notice
+    assert "2π·10000" in notice and "2πn" in notice  # seed 003's and seed 004's words
+    assert ("limit" in notice) if lang == "en" else ("极限" in notice)
 
 
 def test_bad_bases_text_gives_a_notice_and_falls_back_to_the_default():

@@ -101,6 +101,11 @@ def markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join([header, rule, *rows])
 
 
+def positions(x: float) -> str:
+    """A number of positions: ``60,611`` from 1000 up, ``6.283`` below (2 pi is not 6)."""
+    return f"{x:,.0f}" if x >= 1000 else f"{x:.4g}"
+
+
 def wavelength_series(d_model: int, base: float, extra: Sequence[float]) -> list:
     """``(base, lambda)`` for the shared base first, then each other extra base."""
     bases = [base, *(b for b in extra if b != base)]

@@ -46,7 +46,7 @@ TEXTS = {
     "wavelengths.line_nyquist": "λ = 2 (Nyquist)",
     "wavelengths.line_context_omega": "2π/L",
     "wavelengths.line_nyquist_omega": "ω = π (Nyquist)",
-    "wavelengths.lambda_notice": "Straight lines on a log axis: λ grows by the factor n^(2/d) from pair to pair, from 2π up to 2π·n^((d−2)/d) = {longest} positions, one factor short of 2π·n = {bound}. (Seeds 003 and 004 say “from 2π to 2π·10000”: that upper end is the limit for large d, never reached.) A larger base stretches the slow end; it never changes λ₀ = 2π.",
+    "wavelengths.lambda_notice": "Straight lines on a log axis: λ grows by the factor n^(2/d) from pair to pair, from 2π up to 2π·n^((d−2)/d) = {longest} positions, one factor short of 2π·n = {bound}. (Seed 003 says “from 2π to 2π·10000”, seed 004 “to 2πn”: that upper end is the limit for large d, never reached.) A larger base stretches the slow end; it never changes λ₀ = 2π.",
     "wavelengths.metric_pairs": "pairs d/2",
     "wavelengths.metric_beyond": "λ > L = {context}",
     "wavelengths.metric_beyond_help": "Pairs whose wavelength exceeds the context length: inside positions 0 … L−1 they make less than one full turn, so they act like a slowly growing, nearly monotone coordinate.",

@@ -46,7 +46,7 @@ TEXTS = {
     "wavelengths.line_nyquist": "λ = 2（奈奎斯特）",
     "wavelengths.line_context_omega": "2π/L",
     "wavelengths.line_nyquist_omega": "ω = π（奈奎斯特）",
-    "wavelengths.lambda_notice": "在对数坐标上是直线：相邻两对的波长之比恒为 n^(2/d)，从 2π 增长到 2π·n^((d−2)/d) = {longest} 个位置，比 2π·n = {bound} 差一个公比。（原文 003、004 说“从 2π 增长到 2π·10000”：这个上限是 d 很大时的极限，达不到。）增大底数只拉长慢的一端，λ₀ = 2π 始终不变。",
+    "wavelengths.lambda_notice": "在对数坐标上是直线：相邻两对的波长之比恒为 n^(2/d)，从 2π 增长到 2π·n^((d−2)/d) = {longest} 个位置，比 2π·n = {bound} 差一个公比。（原文 003 说“从 2π 增长到 2π·10000”，原文 004 说“变化到 2πn”：这个上限是 d 很大时的极限，达不到。）增大底数只拉长慢的一端，λ₀ = 2π 始终不变。",
     "wavelengths.metric_pairs": "维度对个数 d/2",
     "wavelengths.metric_beyond": "λ > L = {context}",
     "wavelengths.metric_beyond_help": "波长超过上下文长度的维度对：在位置 0 … L−1 内转不满一整圈，表现得像一个缓慢增长、近乎单调的坐标。",
