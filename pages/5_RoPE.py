@@ -38,7 +38,7 @@ FORMULAS = {  # shared by both languages
     "scores_all": r"S_{mn} = \frac{\langle q_m, k_n\rangle}{\sqrt d},\qquad a_{mn} = "
     r"\frac{e^{S_{mn}}}{\sum_{j=0}^{L-1} e^{S_{mj}}}\ \ (0 \le n < L),\qquad"
     r" o_m = \sum_{n} a_{mn} v_n",
-    "pair": r"\begin{aligned} f_q(x_m, m) &= (W_q x_m)\,e^{i m\theta} = \begin{pmatrix}"
+    "pair": r"\begin{aligned} f_q(x_m, m) &= (W_q x_m)\,e^{i m\theta}\\ &= \begin{pmatrix}"
     r"\cos m\theta & -\sin m\theta\\ \sin m\theta & \cos m\theta\end{pmatrix}\begin{pmatrix}"
     r"q^{(1)}\\ q^{(2)}\end{pmatrix}\\ \langle f_q(x_m, m), f_k(x_n, n)\rangle &= \mathrm{Re}"
     r"\big[(W_q x_m)(W_k x_n)^{*}\, e^{i(m-n)\theta}\big]\end{aligned}",
@@ -50,8 +50,9 @@ FORMULAS = {  # shared by both languages
     r" g(x_m, x_n, m-n) &= \mathrm{Re}\big[q\,k^{*} e^{i(m-n)\theta}\big]\\ &= \big(q^{(1)}k^{(1)}"
     r" + q^{(2)}k^{(2)}\big)\cos((m-n)\theta)\\ &\quad - \big(q^{(2)}k^{(1)} - q^{(1)}k^{(2)}\big)"
     r"\sin((m-n)\theta)\\ \langle f_q, f_k\rangle &= \big(q^{(1)}\cos m\theta - q^{(2)}\sin m\theta"
-    r"\big)\big(k^{(1)}\cos n\theta - k^{(2)}\sin n\theta\big)\\ &\quad + \big(q^{(2)}\cos m\theta"
-    r" + q^{(1)}\sin m\theta\big)\big(k^{(2)}\cos n\theta + k^{(1)}\sin n\theta\big)\\ &= g"
+    r"\big)\\ &\qquad\times\big(k^{(1)}\cos n\theta - k^{(2)}\sin n\theta\big)\\ &\quad + \big("
+    r"q^{(2)}\cos m\theta + q^{(1)}\sin m\theta\big)\\ &\qquad\times\big(k^{(2)}\cos n\theta"
+    r" + k^{(1)}\sin n\theta\big)\\ &= g"
     r"\end{aligned}",
     "compare": r"\text{(a) } q_m\cdot k_n \qquad \text{(b) } (q_m + p_m)\cdot(k_n + p_n)"
     r"\qquad \text{(c) } R(m\theta)q_m \cdot R(n\theta)k_n",
@@ -139,9 +140,9 @@ with tabs["pair"]:
         with st.expander(t("rope.pair_steps")):
             st.latex(FORMULAS["pair_steps"])
             (dot, cross, g), angle = ps["g"], rf"{m - n} \cdot {ps['theta']:.6g}"
-            st.latex(  # three rows: at large m - n, or on a projector, one ran past the column
-                rf"\begin{{aligned}} g &= {dot:.6f}\,\cos({angle}) - ({cross:.6f})\,\sin({angle})"
-                rf"\\ &= {g:.6f}\\ \langle q_m, k_n\rangle_{{\text{{posenc.rope}}}}"
+            st.latex(  # row by row: at large m - n, or on a projector, one ran past the column
+                rf"\begin{{aligned}} g &= {dot:.6f}\,\cos({angle})\\ &\quad - ({cross:.6f})\,"
+                rf"\sin({angle})\\ &= {g:.6f}\\ \langle q_m, k_n\rangle_{{\text{{posenc.rope}}}}"
                 rf" &= {ps['score']:.6f}\end{{aligned}}"
             )
             st.caption(t("rope.pair_steps_typo"))

@@ -212,11 +212,13 @@ def test_a_phone_browser_gets_the_evolution_panels_one_above_the_other(
         context.close()
 
 
+# KaTeX's aligned blocks and matrices measure 2 px wider than their box even on a wide
+# desktop (struts); more than 4 px is a formula or label that does not fit.
 OVERFLOWING = """() => [...document.querySelectorAll(
     '[data-testid=stMain] .katex-display, [data-testid=stMetricLabel] p,'
     + ' [data-testid=stMain] .stMarkdownEllipsis,'
     + ' [data-testid=stMain] [data-testid^=stPageLink] span')]
-  .filter(el => el.scrollWidth > el.clientWidth + 1)
+  .filter(el => el.scrollWidth > el.clientWidth + 4)
   .map(el => (el.querySelector('annotation')?.textContent || el.innerText).slice(0, 60))"""
 
 
@@ -229,6 +231,10 @@ OVERFLOWING = """() => [...document.querySelectorAll(
         ("projector", "/?present=true", 1024),  # the criteria's page links
         ("projector", "/Heatmap?present=true", 1024),  # "Show as [all sin | all cos]"
         ("projector", "/Wavelengths?present=true&wl_tab=Sine+basics", 1024),  # a button
+        # Aligned derivations cannot wrap: one step per row (seed 003's rotation; seed
+        # 002's proof and the pair's g, in an expander opened here).
+        ("projector", "/Rotation?present=true&rot_tab=Row+vs+column", 1024),
+        ("projector", "/RoPE?present=true&rope_tab=One+pair&rope_m=4095&rope_n=3", 1024),
     ],
 )
 def test_long_formulas_and_metric_labels_wrap_on_a_projector_and_a_phone(
@@ -247,8 +253,13 @@ def test_long_formulas_and_metric_labels_wrap_on_a_projector_and_a_phone(
         pg.goto(server.url + path)
         wait_for_app(pg, timeout=120_000)
         pg.wait_for_selector(".katex-display", timeout=60_000)
-        if "rot_tab" in path:
+        if "Live+check" in path:
             pg.wait_for_selector("[data-testid=stMetricLabel]", timeout=60_000)
+        if "rot_tab=Row" in path or "rope_tab" in path:  # the derivations' expanders
+            pg.wait_for_selector("[data-testid=stExpander] summary", timeout=60_000)
+            for summary in pg.locator("[data-testid=stExpander] summary").all():
+                summary.click()
+            pg.wait_for_timeout(1000)  # the expander's opening animation
         assert pg.locator(".katex-display").count() >= 1
         try:  # KaTeX's fonts and the page's style arrive after the first paint
             pg.wait_for_function(f"() => ({OVERFLOWING})().length === 0", timeout=15_000)

@@ -1,5 +1,7 @@
 """Builders and data helpers of the rotation page, without Streamlit."""
 
+import re
+
 import numpy as np
 import pytest
 from conftest import decode
@@ -305,22 +307,35 @@ def test_every_figure_stays_under_1_mb_at_the_largest_settings():
     assert sum(sizes) < 2 * MAX_CHART_BYTES, sizes
 
 
+def row_vector_matrices(latex: str, b: float) -> list[np.ndarray]:
+    """Every 2 x 2 matrix that multiplies ``[x_0, y_0]`` from the right in ``latex``,
+    its entries (+-cos B, +-sin B) evaluated at ``B = b``."""
+    value = {r"\cosB": np.cos(b), r"\sinB": np.sin(b)}
+    bodies = re.findall(
+        r"\[x_0,y_0\]\\begin\{bmatrix\}(.*?)\\end\{bmatrix\}", latex.replace(" ", "")
+    )
+    return [
+        np.array(
+            [
+                [-value[c[1:]] if c.startswith("-") else value[c] for c in row.split("&")]
+                for row in body.split("\\\\")
+            ]
+        )
+        for body in bodies
+    ]
+
+
 def test_the_derivation_gives_seed_003s_row_vector_matrices_for_both_directions():
-    """Seed 003: anticlockwise [x, y] [[cos B, sin B], [-sin B, cos B]], clockwise
-    [[cos B, -sin B], [sin B, cos B]]; each reproduces its component formulas."""
-    text = figs.ROTATION_DERIVATION.replace(" ", "")
-    anticlockwise = r"[x_1,y_1]&=[x_0,y_0]\begin{bmatrix}\cosB&\sinB\\-\sinB&\cosB\end{bmatrix}"
-    clockwise = r"[x_1,y_1]&=[x_0,y_0]\begin{bmatrix}\cosB&-\sinB\\\sinB&\cosB\end{bmatrix}"
-    assert anticlockwise in text and clockwise in text
-    assert text.index(anticlockwise) < text.index("B\\to-B") < text.index(clockwise)
+    """Seed 003: [x, y] times its matrix gives x1 = x cos B - y sin B, y1 = x sin B +
+    y cos B (anticlockwise), then x1 = x cos B + y sin B, y1 = -x sin B + y cos B
+    (clockwise, B -> -B). The matrices are read from the formula the page draws."""
     x0, y0, b = 0.3, -1.7, 0.9
     c, s = np.cos(b), np.sin(b)
-    np.testing.assert_allclose(
-        [x0, y0] @ np.array([[c, s], [-s, c]]), [x0 * c - y0 * s, x0 * s + y0 * c]
-    )
-    np.testing.assert_allclose(
-        [x0, y0] @ np.array([[c, -s], [s, c]]), [x0 * c + y0 * s, -x0 * s + y0 * c]
-    )
+    anticlockwise, clockwise = row_vector_matrices(figs.ROTATION_DERIVATION, b)
+    assert_allclose(np.array([x0, y0]) @ anticlockwise, [x0 * c - y0 * s, x0 * s + y0 * c])
+    assert_allclose(np.array([x0, y0]) @ clockwise, [x0 * c + y0 * s, -x0 * s + y0 * c])
+    text = figs.ROTATION_DERIVATION.replace(" ", "")
+    assert text.index("B\\to-B") < text.rindex("[x_0,y_0]")  # the clockwise one comes after
 
 
 @settings(max_examples=60, deadline=None)
