@@ -184,10 +184,9 @@ chart = controls.chart_height
 
 st.title(t("wavelengths.title"))
 st.markdown(t("wavelengths.intro"))
-if controls.presenting():  # 1.5x type: the caption above, one button per row
-    preset_cols = [st.container(), *controls.cells(2, per_row=1)]
-else:
-    preset_cols = st.columns([2, 3, 3], vertical_alignment="center")
+preset_cols = (  # in presenter mode (1.5x type): the caption above, one button per row
+    [st] * 3 if controls.presenting() else st.columns([2, 3, 3], vertical_alignment="center")
+)
 preset_cols[0].caption(t("wavelengths.presets"))
 for column, name in zip(preset_cols[1:], ("003", "004"), strict=True):
     column.button(
