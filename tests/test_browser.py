@@ -20,6 +20,18 @@ def url_path(page) -> str:
     return "/" + page.path.split("/")[-1].removesuffix(".py").split("_", 1)[1]
 
 
+IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari"
+
+
+def device_context(browser, width: int, height: int, *, phone: bool):
+    """A fresh context of ``width`` x ``height`` px; ``phone``: an iPhone's User-Agent and
+    touch, which is what the app's ``controls.phone()`` reads."""
+    options = dict(viewport={"width": width, "height": height})
+    if phone:
+        options.update(user_agent=IPHONE, is_mobile=True, has_touch=True)
+    return browser.new_context(**options)
+
+
 def no_network_outside(pg, server):
     """Record requests that leave the local server (the app must work offline)."""
     pg.outside = []
@@ -185,11 +197,7 @@ def test_a_phone_browser_gets_the_evolution_panels_one_above_the_other(
     browser, server, request, device, expected
 ):
     """End to end: the User-Agent Chromium sends as an iPhone reaches the figure."""
-    options = dict(viewport={"width": 390, "height": 1600})
-    if device == "iPhone":
-        agent = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari"
-        options.update(user_agent=agent, is_mobile=True, has_touch=True)
-    context = browser.new_context(**options)
+    context = device_context(browser, 390, 1600, phone=device == "iPhone")
     pg = context.new_page()
     try:
         pg.goto(server.url + "/Binary_vs_sinusoid")
@@ -243,11 +251,7 @@ def test_long_formulas_and_metric_labels_wrap_on_a_projector_and_a_phone(
     """At 1024 px with the sidebar open the rotation formula is 331 px too wide, and two
     metric labels, a checkbox label and a button label are cut; on a phone more so.
     Presenter mode and phones wrap them."""
-    options = dict(viewport={"width": width, "height": 900})
-    if where == "phone":
-        agent = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari"
-        options.update(user_agent=agent, is_mobile=True, has_touch=True)
-    context = browser.new_context(**options)
+    context = device_context(browser, width, 900, phone=where == "phone")
     pg = context.new_page()
     try:
         pg.goto(server.url + path)

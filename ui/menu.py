@@ -127,5 +127,5 @@ def presenter_style() -> None:
 
 
 def narrow_style() -> None:
-    """A phone: long formulas and metric labels wrap (:data:`NARROW_CSS`). Static CSS."""
+    """A phone: long formulas and one-line labels wrap (:data:`NARROW_CSS`). Static CSS."""
     st.html(f"<style>{NARROW_CSS}</style>")
