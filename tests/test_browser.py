@@ -1,5 +1,6 @@
 """Real-browser tests in headless Chromium (Debian's chromium, driven by Playwright)."""
 
+from contextlib import contextmanager
 from urllib.parse import parse_qsl, urlparse
 
 import pytest
@@ -23,13 +24,24 @@ def url_path(page) -> str:
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari"
 
 
-def device_context(browser, width: int, height: int, *, phone: bool):
-    """A fresh context of ``width`` x ``height`` px; ``phone``: an iPhone's User-Agent and
-    touch, which is what the app's ``controls.phone()`` reads."""
+@contextmanager
+def device_page(browser, request, width: int, height: int, *, phone: bool):
+    """A page of ``width`` x ``height`` px in a fresh context (``phone``: an iPhone's
+    User-Agent and touch, which the app's ``controls.phone()`` reads); on failure a
+    screenshot goes to test-artifacts/, as with the ``page`` fixture."""
     options = dict(viewport={"width": width, "height": height})
     if phone:
         options.update(user_agent=IPHONE, is_mobile=True, has_touch=True)
-    return browser.new_context(**options)
+    context = browser.new_context(**options)
+    pg = context.new_page()
+    try:
+        yield pg
+    except Exception:
+        ARTIFACTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+        raise
+    finally:
+        context.close()
 
 
 def no_network_outside(pg, server):
@@ -197,9 +209,7 @@ def test_a_phone_browser_gets_the_evolution_panels_one_above_the_other(
     browser, server, request, device, expected
 ):
     """End to end: the User-Agent Chromium sends as an iPhone reaches the figure."""
-    context = device_context(browser, 390, 1600, phone=device == "iPhone")
-    pg = context.new_page()
-    try:
+    with device_page(browser, request, 390, 1600, phone=device == "iPhone") as pg:
         pg.goto(server.url + "/Binary_vs_sinusoid")
         wait_for_app(pg, timeout=120_000)
         domains = pg.wait_for_function(
@@ -212,12 +222,6 @@ def test_a_phone_browser_gets_the_evolution_panels_one_above_the_other(
             assert domains == [[0, 1]] * 5
         else:
             assert all(right - left < 0.25 for left, right in domains)
-    except Exception:
-        ARTIFACTS.mkdir(exist_ok=True)
-        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-        raise
-    finally:
-        context.close()
 
 
 # KaTeX's aligned blocks and matrices measure 2 px wider than their box even on a wide
@@ -251,9 +255,7 @@ def test_long_formulas_and_metric_labels_wrap_on_a_projector_and_a_phone(
     """At 1024 px with the sidebar open the rotation formula is 331 px too wide, and two
     metric labels, a checkbox label and a button label are cut; on a phone more so.
     Presenter mode and phones wrap them."""
-    context = device_context(browser, width, 900, phone=where == "phone")
-    pg = context.new_page()
-    try:
+    with device_page(browser, request, width, 900, phone=where == "phone") as pg:
         pg.goto(server.url + path)
         wait_for_app(pg, timeout=120_000)
         pg.wait_for_selector(".katex-display", timeout=60_000)
@@ -270,9 +272,3 @@ def test_long_formulas_and_metric_labels_wrap_on_a_projector_and_a_phone(
         except Exception:
             assert pg.evaluate(OVERFLOWING) == []  # says which ones overflow
             raise
-    except Exception:
-        ARTIFACTS.mkdir(exist_ok=True)
-        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-        raise
-    finally:
-        context.close()
