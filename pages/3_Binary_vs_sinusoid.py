@@ -10,6 +10,7 @@ from ui.binary_data import counter_curves, criteria_rows, distance_grid, evoluti
 from ui.figures import binary as figs
 from ui.i18n import t
 from ui.specs.binary import BITS, GAP, HIGH, LOW, SCHEME, SEED003_LOW, SPECS, TAB, K
+from ui.wavelengths_data import positions
 
 # Positions drawn, at most (the criteria always use all L): a cap keeps a rerun at the
 # largest settings within a few times the default one (issue #7).
@@ -198,7 +199,8 @@ def loops_tab() -> None:
     if shown < seq_len:
         st.info(t("binary.loop_capped", shown=shown, total=seq_len))
     slowest = posenc.wavelengths(d_model, base)[-1]
-    st.caption(t("binary.loop_notice", wavelength=f"{slowest:,.0f}", base=f"{base:g}", d=d_model))
+    wavelength = positions(slowest)  # 2 pi at d = 2 is 6.283, not 6
+    st.caption(t("binary.loop_notice", wavelength=wavelength, base=f"{base:g}", d=d_model))
 
 
 def distance_tab() -> None:

@@ -127,7 +127,7 @@ def test_gap_slider_moves_the_marked_pair():
     assert "No two positions are 60 apart" in captions(at)
 
 
-@pytest.mark.parametrize(("d_model", "shown"), [(128, "54,410"), (512, "60,611")])
+@pytest.mark.parametrize(("d_model", "shown"), [(128, "54,410"), (512, "60,611"), (2, "6.283")])
 def test_loops_notice_gives_the_slowest_wavelength_of_the_settings(d_model, shown):
     """2 pi n^((d-2)/d), not 2 pi n (62 832): 54 410 positions at the default d = 128."""
     at = open_page({"seq_len": "20", "d_model": str(d_model)}, tab="loops")
