@@ -39,11 +39,14 @@ from posenc._validate import (
 
 __all__ = ["SCALINGS", "rope", "rope_frequencies", "rope_scores"]
 
-SCALINGS = (None, "linear", "ntk", "yarn")
+SCALINGS = (None, "linear", "ntk", "yarn", "llama3")
 
 # YaRN defaults of the paper and of Hugging Face transformers.
 YARN_BETA_FAST = 32.0
 YARN_BETA_SLOW = 1.0
+# Llama 3.1's defaults (Meta's reference code and its config.json).
+LLAMA3_LOW_FREQ_FACTOR = 1.0
+LLAMA3_HIGH_FREQ_FACTOR = 4.0
 
 
 def _theta(head_dim: int, base: float) -> np.ndarray:
@@ -199,6 +202,16 @@ def _yarn_ramp(head_dim: int, base: float, original_context: int) -> np.ndarray:
     return np.clip((j - low) / (high - low), 0.0, 1.0)
 
 
+def _llama3(theta: np.ndarray, factor: float, original_context: int, low, high) -> np.ndarray:
+    """Llama 3.1's frequency-dependent interpolation (:func:`rope_frequencies`)."""
+    low = check_real("low_freq_factor", low, greater=0.0)
+    high = check_real("high_freq_factor", high, greater=low)
+    turns = original_context * theta / (2 * math.pi)  # L0 / wavelength
+    g = (turns - low) / (high - low)
+    smoothed = (1.0 - g) * theta / factor + g * theta
+    return np.where(turns > high, theta, np.where(turns < low, theta / factor, smoothed))
+
+
 def rope_frequencies(
     head_dim: int,
     base: float = 10000.0,
@@ -207,6 +220,8 @@ def rope_frequencies(
     factor: float = 1.0,
     original_context: int | None = None,
     context: int | None = None,
+    low_freq_factor: float = LLAMA3_LOW_FREQ_FACTOR,
+    high_freq_factor: float = LLAMA3_HIGH_FREQ_FACTOR,
 ) -> tuple[np.ndarray, float]:
     """RoPE rotation speeds ``theta_j`` after a context-extension method.
 
@@ -216,7 +231,7 @@ def rope_frequencies(
         Even, >= 2 (>= 4 for ``"ntk"``).
     base : float
         Finite, > 1.
-    scaling : {None, "linear", "ntk", "yarn"}
+    scaling : {None, "linear", "ntk", "yarn", "llama3"}
         - ``None``: ``theta_j = base ** (-2j / d)``.
         - ``"linear"`` (position interpolation): ``theta_j / factor``.
         - ``"ntk"`` (Hugging Face ``dynamic``): the base becomes
@@ -225,12 +240,21 @@ def rope_frequencies(
         - ``"yarn"``: per pair, a linear ramp between ``theta_j`` (pairs that turn more
           than beta_fast = 32 times inside ``L0``) and ``theta_j / factor`` (pairs that
           turn less than beta_slow = 1 time), ramp ends floored/ceiled (truncated).
+        - ``"llama3"`` (Llama 3.1, Hugging Face ``llama3``): with ``t_j = L0 theta_j / 2pi``
+          the turns of pair j inside ``L0``, pairs with ``t_j > high_freq_factor`` keep
+          ``theta_j``, pairs with ``t_j < low_freq_factor`` get ``theta_j / factor``, and
+          in between ``(1 - g) theta_j / factor + g theta_j`` with
+          ``g = (t_j - low) / (high - low)``.
     factor : float
         Finite, >= 1.
     original_context : int, optional
-        ``L0``, the pretraining context; required for ``"ntk"`` and ``"yarn"``.
+        ``L0``, the pretraining context; required for ``"ntk"``, ``"yarn"`` and
+        ``"llama3"``.
     context : int, optional
         ``L`` for ``"ntk"``; default ``original_context``.
+    low_freq_factor, high_freq_factor : float
+        For ``"llama3"`` only: finite, ``0 < low_freq_factor < high_freq_factor``;
+        default 1 and 4 (Llama 3.1).
 
     Returns
     -------
@@ -246,6 +270,15 @@ def rope_frequencies(
     array([1.   , 0.1  , 0.01 , 0.001])
     >>> round(rope_frequencies(64, scaling="yarn", factor=4.0, original_context=2048)[1], 6)
     1.138629
+
+    Llama 3.1 (factor 8, L0 = 8192, d = 128, base 500000) keeps the fastest pair and
+    slows the slowest one 8 times:
+
+    >>> inv, _ = rope_frequencies(128, 500000.0, scaling="llama3", factor=8.0,
+    ...                           original_context=8192)
+    >>> theta, _ = rope_frequencies(128, 500000.0)
+    >>> float(inv[0] / theta[0]), float(theta[-1] / inv[-1])
+    (1.0, 8.0)
     """
     head_dim = check_even("head_dim", head_dim)
     base = check_base(base)
@@ -269,6 +302,8 @@ def rope_frequencies(
             head_dim / (head_dim - 2)
         )
         return _theta(head_dim, ntk_base), 1.0
+    if scaling == "llama3":
+        return _llama3(theta, factor, original_context, low_freq_factor, high_freq_factor), 1.0
     ramp = _yarn_ramp(head_dim, base, original_context)
     inv_freq = theta / factor * ramp + theta * (1.0 - ramp)
     attention_factor = 0.1 * math.log(factor) + 1.0 if factor > 1 else 1.0

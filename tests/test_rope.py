@@ -17,7 +17,13 @@ from posenc import rope, rope_frequencies, rope_scores, split_permutation
 
 NPZ = Path(__file__).resolve().parent / "peers" / "peer_values.npz"
 # posenc's name for each Hugging Face rope_type.
-HF_SCALING = {"default": None, "linear": "linear", "dynamic": "ntk", "yarn": "yarn"}
+HF_SCALING = {
+    "default": None,
+    "linear": "linear",
+    "dynamic": "ntk",
+    "yarn": "yarn",
+    "llama3": "llama3",
+}
 
 
 @cache
@@ -93,6 +99,7 @@ def _frequencies_for(key: str):
         factor=s["factor"],
         original_context=s["original_context"] if scaling else None,
         context=s["context"] if scaling == "ntk" else None,
+        **{k: s[k] for k in ("low_freq_factor", "high_freq_factor") if k in s},
     )
 
 
@@ -122,6 +129,21 @@ def test_yarn_keeps_fast_pairs_and_interpolates_slow_ones_in_the_peer_values():
     hf = peers()[key].astype(np.float64)
     assert np.allclose(hf[:4], theta[:4], rtol=1e-6)  # > 32 turns in 4096 positions
     assert np.allclose(hf[-4:], theta[-4:] / 8, rtol=1e-6)  # < 1 turn
+
+
+@pytest.mark.parametrize("low, high", [(1, 4), (2, 8)])
+def test_llama3_keeps_fast_pairs_divides_slow_ones_and_blends_between(low, high):
+    # The peer values, read by turns inside L0: > high kept, < low divided, else a blend.
+    key = f"hf_inv_freq_llama3_hd128_b500000_x8_orig8192_lo{low}_hi{high}_f32"
+    theta = rope_frequencies(128, 500000.0)[0]
+    hf = peers()[key].astype(np.float64)
+    turns = 8192 * theta / (2 * np.pi)
+    fast, slow = turns > high, turns < low
+    middle = ~fast & ~slow
+    assert fast.sum() > 0 and slow.sum() > 0 and middle.sum() > 0
+    np.testing.assert_allclose(hf[fast], theta[fast], rtol=1e-6)
+    np.testing.assert_allclose(hf[slow], theta[slow] / 8, rtol=1e-6)
+    assert np.all((hf[middle] > theta[middle] / 8) & (hf[middle] < theta[middle]))
 
 
 # ---------------------------------------------------------------- identities (seed 002)
@@ -192,6 +214,28 @@ def test_position_zero_is_the_identity_and_rotation_is_the_2x2_matrix_of_seed_00
 
 
 @settings(max_examples=50, deadline=None)
+@given(
+    d=dims.filter(lambda d: d >= 4),
+    base=bases,
+    factor=st.floats(1, 64),
+    orig=st.integers(1, 10**6),
+    low=st.floats(0.01, 16),
+    gap=st.floats(0.01, 64),
+)
+def test_llama3_lies_between_theta_over_factor_and_theta_and_is_monotone_in_turns(
+    d, base, factor, orig, low, gap
+):
+    theta = rope_frequencies(d, base)[0]
+    inv, a = rope_frequencies(
+        d, base, scaling="llama3", factor=factor, original_context=orig,
+        low_freq_factor=low, high_freq_factor=low + gap,
+    )  # fmt: skip
+    assert a == 1.0
+    ratio = inv / theta  # 1/factor for slow pairs, rising to 1 for fast ones
+    assert np.all(ratio >= 1 / factor * (1 - 1e-12)) and np.all(ratio <= 1 + 1e-12)
+    assert np.all(np.diff(ratio) <= 1e-12)  # j grows: slower pairs, never less scaled
+
+
 @given(d=dims, factor=st.floats(1, 64), seed=st.integers(0, 2**32 - 1))
 def test_linear_scaling_is_position_interpolation(d, factor, seed):
     x = np.random.default_rng(seed).standard_normal((6, d))
@@ -201,7 +245,7 @@ def test_linear_scaling_is_position_interpolation(d, factor, seed):
     np.testing.assert_allclose(rope(x, pos, inv_freq=inv), rope(x, pos / factor), atol=1e-12)
 
 
-@pytest.mark.parametrize("scaling", ["linear", "ntk", "yarn"])
+@pytest.mark.parametrize("scaling", ["linear", "ntk", "yarn", "llama3"])
 def test_factor_one_changes_nothing(scaling):
     plain = rope_frequencies(64, 10000.0)
     scaled = rope_frequencies(64, 10000.0, scaling=scaling, factor=1.0, original_context=2048)
@@ -243,6 +287,23 @@ def test_float32_input_gives_float32_output_and_float64_gives_float64():
         (lambda: rope_frequencies(8, scaling="ntk", factor=2.0), "original_context"),
         (lambda: rope_frequencies(2, scaling="ntk", factor=2, original_context=8), "head_dim"),
         (lambda: rope_frequencies(8, scaling="ntk", original_context=8, context=0), "context"),
+        (lambda: rope_frequencies(8, scaling="llama3", factor=2.0), "original_context"),
+        (
+            lambda: rope_frequencies(8, scaling="llama3", original_context=8, low_freq_factor=0.0),
+            "low_freq_factor",
+        ),
+        (
+            lambda: rope_frequencies(
+                8, scaling="llama3", original_context=8, low_freq_factor=4, high_freq_factor=4
+            ),
+            "high_freq_factor",
+        ),
+        (
+            lambda: rope_frequencies(
+                8, scaling="llama3", original_context=8, high_freq_factor=float("nan")
+            ),
+            "high_freq_factor",
+        ),
     ],
 )
 def test_bad_input_raises_value_error_naming_the_parameter(call, name):
@@ -251,5 +312,5 @@ def test_bad_input_raises_value_error_naming_the_parameter(call, name):
 
 
 def test_rope_is_exported_with_its_scalings():
-    assert posenc.SCALINGS == (None, "linear", "ntk", "yarn")
+    assert posenc.SCALINGS == (None, "linear", "ntk", "yarn", "llama3")
     assert posenc.rope is rope

@@ -72,6 +72,9 @@ layout, angle = position * inv_freq); transformers computes them in float32:
   beta_fast=32, beta_slow=1, truncate=True, no mscale/mscale_all_dim/
   attention_factor; max_position_embeddings = factor*O.
   for hd in (64, 128), base in (10000, 500000), factor in (4, 8), O in (2048, 4096).
+* ``hf_inv_freq_llama3_hd{hd}_b{base}_x{factor}_orig{O}_lo{low}_hi{high}_f32``
+  (ROPE_INIT_FUNCTIONS["llama3"], attention factor 1), for hd in (64, 128), base in
+  (10000, 500000), factor in (4, 8), O in (2048, 8192), (low, high) in ((1, 4), (2, 8)).
 
 Rotary application (n=16 positions 0..15, head_dim 64, base 10000):
 
@@ -476,6 +479,42 @@ for hd in (64, 128):
                     np.array([att], dtype=np.float64),
                     **{**ys, "what": "attention_factor (cos/sin multiplier) = 0.1*ln(factor)+1"},
                 )
+
+# Llama 3.1's frequency-dependent scaling. Default low/high frequency factors 1 and 4
+# (Meta's config.json); also 2 and 8 so that a hard-coded 1 and 4 would fail.
+for hd in (64, 128):
+    for base in (10000, 500000):
+        bt = base_tag(base)
+        for factor in (4, 8):
+            for orig in (2048, 8192):
+                for low, high in ((1, 4), (2, 8)):
+                    cfg = llama_config(
+                        hd,
+                        base,
+                        orig * factor,
+                        {
+                            "rope_type": "llama3",
+                            "factor": float(factor),
+                            "low_freq_factor": float(low),
+                            "high_freq_factor": float(high),
+                            "original_max_position_embeddings": orig,
+                        },
+                    )
+                    inv, att = ROPE_INIT_FUNCTIONS["llama3"](cfg, "cpu")
+                    assert att == 1.0
+                    put(
+                        f"hf_inv_freq_llama3_hd{hd}_b{bt}_x{factor}_orig{orig}_lo{low}_hi{high}_f32",
+                        inv,
+                        source=hf_src + ' ROPE_INIT_FUNCTIONS["llama3"]',
+                        scaling="llama3",
+                        head_dim=hd,
+                        base=float(base),
+                        factor=float(factor),
+                        original_context=orig,
+                        context=orig * factor,
+                        low_freq_factor=float(low),
+                        high_freq_factor=float(high),
+                    )
 
 # --------------------------------------------------------------------------
 # 3. Rotary application
