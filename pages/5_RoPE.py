@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
+from posenc.rope import LLAMA3_HIGH_FREQ_FACTOR, YARN_BETA_FAST
 from ui import controls, export
 from ui import rope_data as data
 from ui.figures import rope as figs
@@ -64,12 +65,18 @@ FORMULAS = {  # shared by both languages
     "yarn": r"\theta'_j = (1-\gamma_j)\,\theta_j + \gamma_j\,\frac{\theta_j}{s},\ \gamma_j = "
     r"\mathrm{clip}\Big(\frac{j - j_{32}}{j_{1} - j_{32}}, 0, 1\Big),\ S \to a^2 S,\ "
     r"a = 0.1\ln s + 1",
+    "llama3": r"t_j = \frac{L_0\,\theta_j}{2\pi},\ g_j = \mathrm{clip}\Big(\frac{t_j - 1}{4 - 1},"
+    r" 0, 1\Big),\ \theta'_j = (1-g_j)\,\frac{\theta_j}{s} + g_j\,\theta_j",
     "bound": r"\Big|\sum_{j} h_j e^{i r\theta_j}\Big| \le \max_j |h_{j+1} - h_j|\sum_{j=1}^{d/2}"
     r"|S_j(r)|,\quad S_j(r) = \sum_{k=0}^{j-1} e^{i r\theta_k},\quad"
     r" y(r) = \frac{1}{d/2}\sum_{j=1}^{d/2} |S_j(r)|",
     "same": r"\frac{\mathbb{E}\,\langle R(m\theta)x,\,R(n\theta)x\rangle}{\mathbb{E}\,|x|^2}"
     r" = \frac{2}{d}\sum_j \cos(r\theta_j),\qquad r = m - n",
 }
+
+
+# Turns inside L0 above which a method keeps theta_j (below 1 turn both use theta_j / s).
+TURNS_FAST = {"yarn": YARN_BETA_FAST, "llama3": LLAMA3_HIGH_FREQ_FACTOR}
 
 
 def grid_note(grid, n: int) -> None:
@@ -219,7 +226,11 @@ with tabs["extension"]:
         left, right = st.columns(2)
         fig = figs.frequency_figure(ext["inv_freq"], y_title="θⱼ", **kw)
         controls.plot(fig, "rope_inv_chart", left)
-        marks = {t("rope.turns_fast"): 32.0, t("rope.turns_slow"): 1.0}
+        method = "llama3" if scaling == "llama3" else "yarn"  # whose thresholds are drawn
+        marks = {
+            t(f"rope.turns_fast_{method}"): TURNS_FAST[method],
+            t(f"rope.turns_slow_{method}"): 1.0,
+        }
         fig = figs.frequency_figure(ext["turns"], y_title=t("rope.turns"), thresholds=marks, **kw)
         controls.plot(fig, "rope_turns_chart", right)
         st.caption(t("rope.frequency_notice", orig=orig))

@@ -128,7 +128,7 @@ def test_frequency_figure_uses_a_log_axis_and_marks_thresholds():
     fig = figs.frequency_figure(ext["turns"], **POS, thresholds={"32": 32.0, "1": 1.0})
     assert fig.layout.yaxis.type == "log"
     assert [shape.y0 for shape in fig.layout.shapes] == [32.0, 1.0]
-    assert [trace.name for trace in fig.data] == ["none", "linear", "ntk", "yarn"]
+    assert [trace.name for trace in fig.data] == ["none", "linear", "ntk", "yarn", "llama3"]
 
 
 # ---------------------------------------------------------------- computations

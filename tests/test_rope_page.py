@@ -155,6 +155,23 @@ def test_each_context_extension_method_runs_and_shows_its_attention_factor(scali
     assert len(set(names)) == (1 if scaling == "none" else 2)
 
 
+@pytest.mark.parametrize("scaling, fast", [("llama3", 4.0), ("yarn", 32.0), ("ntk", 32.0)])
+def test_turns_chart_marks_the_thresholds_of_the_chosen_method(scaling, fast):
+    # Llama 3.1 keeps pairs above 4 turns inside L0, YaRN above 32 (also drawn for the
+    # methods without thresholds); both divide pairs below 1 turn by s.
+    at = open_page({**SMALL, "rope_scaling": scaling}, tab="extension")
+    layout = charts(at)["rope_turns_chart"]["layout"]
+    assert [shape["y0"] for shape in layout["shapes"]] == [fast, 1.0]
+    method = "llama3" if scaling == "llama3" else "yarn"
+    texts = [a["text"] for a in layout["annotations"]]
+    assert texts == [
+        text("en", f"rope.turns_fast_{method}"),
+        text("en", f"rope.turns_slow_{method}"),
+    ]
+    names = [trace["name"] for trace in charts(at)["rope_inv_chart"]["data"]]
+    assert names[-1] == text("en", "rope.method_llama3")
+
+
 # ---------------------------------------------------------------- the numbers shown
 
 

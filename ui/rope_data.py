@@ -50,7 +50,13 @@ _MAX_WORKERS = 4
 # Longest evaluated context in the extension tab.
 MAX_CONTEXT = 4096
 # Method code in the URL -> ``scaling`` of posenc.rope_frequencies.
-SCALINGS = {"none": None, "linear": "linear", "ntk": "ntk", "yarn": "yarn"}
+SCALINGS = {
+    "none": None,
+    "linear": "linear",
+    "ntk": "ntk",
+    "yarn": "yarn",
+    "llama3": "llama3",
+}
 
 _CJK = "\u3400-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]")

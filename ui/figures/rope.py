@@ -25,6 +25,7 @@ METHOD_STYLE = {
     "linear": (PALETTE[1], "dot"),
     "ntk": (PALETTE[2], "dash"),
     "yarn": (PALETTE[3], "solid"),
+    "llama3": (PALETTE[4], "dashdot"),
 }
 MAX_LINE_POINTS = 5000
 

@@ -24,7 +24,7 @@ POS_N = IntParam("rope_n", 0, 4095, 3)
 # Tab "decay".
 DECAY = ChoiceParam("rope_decay", ("bound", "same"), "bound")
 # Tab "extension".
-SCALING = ChoiceParam("rope_scaling", ("none", "linear", "ntk", "yarn"), "yarn")
+SCALING = ChoiceParam("rope_scaling", ("none", "linear", "ntk", "yarn", "llama3"), "yarn")
 FACTOR = FloatParam("rope_factor", 1.0, 32.0, 4.0, step=0.5)
 ORIGINAL = IntParam("rope_orig", 64, 4096, 512, step=64)
 
