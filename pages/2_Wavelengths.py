@@ -135,6 +135,9 @@ def vector_tab() -> None:
     export.offer("pe_vectors", fig_vec, matrix=vectors)
 
 
+PRESENTER_DIALS = 4  # dials per row in presenter mode
+
+
 def clock_tab() -> None:
     """Clock view: each pair a hand on its dial, animated."""
     st.header(t("wavelengths.sec_clock"))
@@ -165,8 +168,11 @@ def clock_tab() -> None:
         hand_x,
         hand_y,
         t,
-        row_height=chart(175),
+        row_height=175,
         stacked=controls.phone(),
+        # A projector with the sidebar open leaves ~560 px: six dials a row would be
+        # ~90 px wide in rows 262 px tall. Four a row at the normal height fill it.
+        columns=PRESENTER_DIALS if controls.presenting() and not controls.phone() else None,
     )
     controls.plot(fig_clock, "wl_clock_chart")
     if dial.size < half:

@@ -7,6 +7,8 @@ In presenter mode such rows wrap after three; on a desktop they stay one row.
 
 from __future__ import annotations
 
+import json
+
 import conftest
 import pytest
 
@@ -76,3 +78,21 @@ def test_the_four_criteria_take_two_rows_in_presenter_mode(present, expected):
     kinds = [[type(x).__name__ for x in c.children.values()] for c in at.columns]
     holders = [c for c, k in zip(at.columns, kinds, strict=True) if k[:2] == ["Markdown", "Latex"]]
     assert widths(holders) == expected
+
+
+@pytest.mark.parametrize(("present", "columns", "rows"), [("false", 6, 2), ("true", 4, 3)])
+def test_presenter_clock_dials_come_four_a_row_with_the_slider_under_the_buttons(
+    present, columns, rows
+):
+    # Six dials a row in a ~560 px column were ~90 px wide in rows 262 px tall (blank
+    # space above and below), and the "p = 3" label hid behind the 1.5x Play button.
+    at = conftest.run_page_on_tab(
+        "2_Wavelengths.py", wavelengths_spec, {"present": present}, "clock", TIMEOUT
+    )
+    fig = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "wl_clock" in c.proto.id)
+    ticks = conftest.decode(fig["data"][1]["x"])  # one 12 o'clock mark per dial, at its centre
+    assert len(ticks) == 12
+    assert len(set(ticks.tolist())) == columns
+    assert len(set(conftest.decode(fig["data"][1]["y"]).tolist())) == rows
+    assert fig["layout"]["sliders"][0]["x"] == (0 if present == "true" else 0.2)
+    assert fig["layout"]["height"] == (170 if present == "true" else 130) + 175 * rows

@@ -227,17 +227,23 @@ def clock_figure(
     frame_ms: int = 150,
     row_height: int = 175,
     stacked: bool = False,
+    columns: int | None = None,
 ) -> go.Figure:
     """Each (sin, cos) pair as a hand on its own dial, animated over ``frame_positions``.
 
     ``x, y``: hand tips of shape (frames, dials) from ``posenc.spectrum.clock_hands``;
     frame 0 is the static view. A hand at (sin, cos) starts at 12 o'clock and turns
-    clockwise, like a volume knob turned right. ``stacked`` (a phone): 3 dials a row, not 6.
+    clockwise, like a volume knob turned right. Dials per row: ``columns``, by default
+    6, or 3 when ``stacked`` (a phone). Dials stay round (equal axis scales), so rows
+    taller than a column is wide leave blank space above and below: a narrow page
+    needs fewer columns, not taller rows.
     """
     n = pairs.size
-    columns = _DIAL_COLUMNS // 2 if stacked else _DIAL_COLUMNS
+    if columns is None:
+        columns = _DIAL_COLUMNS // 2 if stacked else _DIAL_COLUMNS
     if stacked:  # a 3-dial row of a phone's width is ~120 px tall
         row_height = int(row_height * 0.7)
+    narrow = columns < _DIAL_COLUMNS
     cx, cy = _dial_centres(n, columns)
     ring = np.linspace(0, 2 * np.pi, 49)
     rx: list = []
@@ -347,12 +353,13 @@ def clock_figure(
         sliders=[
             dict(
                 active=0,
-                # A phone has no room beside the buttons: the slider goes under them.
-                x=0 if stacked else 0.2,
-                len=1 if stacked else 0.8,
+                # A narrow figure (a phone, presenter type) has no room beside the
+                # buttons for the slider's "p = ..." label: the slider goes under them.
+                x=0 if narrow else 0.2,
+                len=1 if narrow else 0.8,
                 y=-0.02,
                 yanchor="top",
-                pad=dict(t=60 if stacked else 20),
+                pad=dict(t=60 if narrow else 20),
                 currentvalue=dict(prefix="p = ", font=dict(size=13)),
                 steps=steps,
                 transition=dict(duration=0),
@@ -364,8 +371,8 @@ def clock_figure(
     fig.update_yaxes(
         visible=False, scaleanchor="x", scaleratio=1, range=[-_DIAL_GAP * (rows - 1) - 1.7, 1.25]
     )
-    style(fig, height=(170 if stacked else 130) + row_height * rows)
-    fig.update_layout(margin=dict(l=10, r=10, t=10, b=150 if stacked else 110))
+    style(fig, height=(170 if narrow else 130) + row_height * rows)
+    fig.update_layout(margin=dict(l=10, r=10, t=10, b=150 if narrow else 110))
     return fig
 
 
