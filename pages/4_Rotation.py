@@ -115,7 +115,7 @@ def conventions_tab() -> None:
     )
     st.caption(t("rotation.seed_typo"))
     with st.expander(t("rotation.derivation")):
-        st.latex(figs.ROTATION_DERIVATION)
+        controls.latex(figs.ROTATION_DERIVATION)
         st.markdown(t("rotation.derivation_pe", pair=pair))
         st.latex(figs.clockwise_latex(pair, k, omega, row))
 

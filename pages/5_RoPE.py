@@ -133,7 +133,7 @@ with tabs["pair"]:
             st.caption(t("rope.pair_clamped", pair=j))
         names = {key: t(f"rope.pair_{key}", m=m, n=n) for key in ("q", "k", "q_m", "k_n")}
         names |= {"x": t("rope.pair_axis", dim=dim1), "y": t("rope.pair_axis", dim=dim2)}
-        st.latex(FORMULAS["pair"])
+        controls.latex(FORMULAS["pair"])
         st.latex(
             rf"\angle q_m - \angle k_n = (\angle q - \angle k) + (m - n)\,\theta_{{{j}}} = "
             rf"{ps['start']:.4f} + ({m} - {n}) \cdot {ps['theta']:.6g} \equiv {ps['predicted']:.6f}"
@@ -145,9 +145,9 @@ with tabs["pair"]:
             right.metric(t(f"rope.pair_{key}"), f"{ps[key]:.6f}", help=t(f"rope.pair_{key}_help"))
         st.caption(t("rope.pair_notice", j=j, dim1=dim1, dim2=dim2, theta=f"{ps['theta']:.6g}"))
         with st.expander(t("rope.pair_steps")):
-            st.latex(FORMULAS["pair_steps"])
+            controls.latex(FORMULAS["pair_steps"])
             (dot, cross, g), angle = ps["g"], rf"{m - n} \cdot {ps['theta']:.6g}"
-            st.latex(  # row by row: at large m - n, or on a projector, one ran past the column
+            controls.latex(  # row by row: at large m - n, on a projector, one ran past the column
                 rf"\begin{{aligned}} g &= {dot:.6f}\,\cos({angle})\\ &\quad - ({cross:.6f})\,"
                 rf"\sin({angle})\\ &= {g:.6f}\\ \langle q_m, k_n\rangle_{{\text{{posenc.rope}}}}"
                 rf" &= {ps['score']:.6f}\end{{aligned}}"

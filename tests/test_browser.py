@@ -247,6 +247,10 @@ OVERFLOWING = """() => [...document.querySelectorAll(
         # 002's proof and the pair's g, in an expander opened here).
         ("projector", "/Rotation?present=true&rot_tab=Row+vs+column", 1024),
         ("projector", "/RoPE?present=true&rope_tab=One+pair&rope_m=4095&rope_n=3", 1024),
+        # On a phone even one step per row is too wide: each derivation comes as rows of
+        # plain display math that wrap, and the row vector may break before its matrix.
+        ("phone", "/Rotation?rot_tab=Row+vs+column", 390),
+        ("phone", "/RoPE?rope_tab=One+pair&rope_m=4095&rope_n=3", 390),
     ],
 )
 def test_long_formulas_and_metric_labels_wrap_on_a_projector_and_a_phone(

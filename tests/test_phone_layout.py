@@ -189,3 +189,49 @@ def test_on_a_phone_no_chart_puts_a_legend_or_title_under_the_toolbar(
         if title.get("text"):  # pinned to the plot area, with room above it
             assert (title["yref"], title["y"], title["yanchor"]) == ("paper", 1, "bottom"), tab
             assert layout["margin"]["t"] >= STACKED_TOP + 10, tab
+
+
+# ---------------------------------------------------------------- derivations
+
+ALIGNED = [
+    ("4_Rotation.py", rotation, "conventions", 1),  # seed 003's rotation derivation
+    ("5_RoPE.py", rope, "pair", 3),  # the pair's formula, seed 002's proof, the pair's g
+]
+
+
+@pytest.mark.parametrize(("page", "specs", "tab", "blocks"), ALIGNED)
+def test_a_phone_gets_each_aligned_derivation_as_rows_that_can_wrap(
+    page, specs, tab, blocks, monkeypatch
+):
+    # Aligned math is one table: on a 390 px phone the derivations ran 37-170 px past
+    # the screen. On a phone they come as plain display math with a line break per row
+    # (which NARROW_CSS lets wrap); on a desktop they stay aligned.
+    def formulas(phone: bool) -> list[str]:
+        monkeypatch.setattr(controls, "phone", lambda: phone)
+        at = conftest.run_page_on_tab(page, specs, None, tab, TIMEOUT)
+        return [el.proto.body for el in at.latex]
+
+    desk, phone = formulas(False), formulas(True)
+    aligned = [f for f in desk if r"\begin{aligned}" in f]
+    assert len(aligned) == blocks
+    assert not any(r"\begin{aligned}" in f for f in phone)
+    assert len(phone) == len(desk)
+    bodies = [f.strip("$ \n") for f in phone]
+    for wide in aligned:
+        rows = controls.aligned_rows(wide.strip("$ \n"))
+        assert len(rows) >= 3
+        assert r" \\ ".join(rows) in bodies
+
+
+def test_aligned_rows_split_only_at_top_level_line_breaks_and_drop_only_alignment_points():
+    tex = (
+        r"\begin{aligned} a &= \begin{bmatrix}1 & 2\\ 3 & 4\end{bmatrix}\\ &= {x \\ y}"
+        r" + \{b\} \& c\\ \text{d} &\to e \end{aligned}"
+    )
+    assert controls.aligned_rows(tex) == [
+        r"a = \begin{bmatrix}1 & 2\\ 3 & 4\end{bmatrix}",  # the matrix keeps rows and cells
+        r"= {x \\ y} + \{b\} \& c",  # braces hold their \\; \{ \} \& are characters
+        r"\text{d} \to e",
+    ]
+    assert controls.aligned_rows(r"x = \begin{bmatrix}1 & 2\end{bmatrix}") is None
+    assert controls.aligned_rows(r"\begin{aligned} x &= 1 \end{aligned} + 2") is None

@@ -9,6 +9,7 @@ the view.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from urllib.parse import urlencode
@@ -142,6 +143,56 @@ def phone() -> bool:
     their window size, do not.
     """
     return "Mobi" in (st.context.headers.get("User-Agent") or "")
+
+
+_ALIGNED = (r"\begin{aligned}", r"\end{aligned}")
+_ENVIRONMENT = re.compile(r"\\(begin|end)\{[^}]*\}")
+
+
+def aligned_rows(tex: str) -> list[str] | None:
+    r"""The rows of a formula that is one ``aligned`` block, without their ``&``
+    alignment points, or None for any other formula.
+
+    Rows split at ``\\`` outside braces and nested environments (a matrix's rows and
+    cells stay whole); a continuation row keeps its relation (``= x_0 \cos B ...``).
+    """
+    body = tex.strip()
+    if not (body.startswith(_ALIGNED[0]) and body.endswith(_ALIGNED[1])):
+        return None
+    body = body[len(_ALIGNED[0]) : -len(_ALIGNED[1])]
+    rows, row, depth, i = [], [], 0, 0
+    while i < len(body):
+        if body.startswith("\\\\", i) and depth == 0:
+            rows.append("".join(row).strip())
+            row, i = [], i + 2
+            continue
+        environment = _ENVIRONMENT.match(body, i)
+        if environment:
+            depth += 1 if environment.group(1) == "begin" else -1
+            row.append(environment.group(0))
+            i = environment.end()
+            continue
+        char = body[i]
+        if char == "\\":  # a control sequence: \{ \} \& do not open, close or align
+            row.append(body[i : i + 2])
+            i += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if not (char == "&" and depth == 0):
+            row.append(char)
+        i += 1
+    rows.append("".join(row).strip())
+    return [r for r in rows if r]
+
+
+def latex(tex: str, where=st) -> None:
+    """``st.latex``; on a phone, an ``aligned`` derivation comes one formula per row.
+
+    Aligned math is one table that cannot wrap, and the derivations are wider than a
+    phone; a row on its own is plain display math, which wraps (:data:`menu.NARROW_CSS`).
+    """
+    rows = aligned_rows(tex) if phone() else None
+    where.latex(r" \\ ".join(rows) if rows else tex)
 
 
 def fit_phone(fig):

@@ -379,8 +379,9 @@ def row_latex(
     r"""Seed 000: [sin, cos] Phi = [sin w(p+k), cos w(p+k)] with the numbers; ``label``
     names the pair under the row (in the reader's language; default ``pair <i>``)."""
     label = f"pair {pair}" if label is None else label
-    return (
-        rf"\underbrace{{{bmatrix([row])}}}_{{PE_{{(p)}}\ \text{{{label}}}}}"
+    return (  # a narrow screen, where display math wraps (menu.NARROW_CSS), may break at
+        # \allowbreak: the row and the block side by side are wider than a phone
+        rf"\underbrace{{{bmatrix([row])}}}_{{PE_{{(p)}}\ \text{{{label}}}}}\allowbreak "
         + bmatrix(block)
         + " = "
         + rf"\underbrace{{{bmatrix([moved])}}}_{{PE_{{(p+k)}}}}"
