@@ -186,10 +186,11 @@ def aligned_rows(tex: str) -> list[str] | None:
 
 
 def latex(tex: str, where=st) -> None:
-    """``st.latex``; on a phone, an ``aligned`` derivation comes one formula per row.
+    r"""``st.latex``; on a phone, an ``aligned`` derivation becomes plain display math
+    with a line break (``\``) after each row.
 
     Aligned math is one table that cannot wrap, and the derivations are wider than a
-    phone; a row on its own is plain display math, which wraps (:data:`menu.NARROW_CSS`).
+    phone; plain display math wraps after a relation or operator (:data:`menu.NARROW_CSS`).
     """
     rows = aligned_rows(tex) if phone() else None
     where.latex(r" \\ ".join(rows) if rows else tex)
