@@ -95,7 +95,7 @@ def counter_tab() -> None:
     counter_base = criteria.counter_base(bits)
     count = 2**bits
     codes = posenc.binary(count, bits)
-    left, right = st.columns([1.3, 3])
+    left, right = controls.beside([1.3, 3])
     with left:
         table = {"p": np.arange(count), **{f"b{bits - 1 - j}": codes[:, j] for j in range(bits)}}
         st.dataframe(table, hide_index=True, height=min(36 * count + 38, 620))
@@ -166,7 +166,8 @@ def loops_tab() -> None:
         on_click=controls.assign, args=(SEED003_LOW,), icon=":material/replay:",
     )  # fmt: skip
     shown = min(seq_len, MAX_3D)
-    for column, specs, kind in zip(st.columns(2), (HIGH, LOW), ("high", "low"), strict=True):
+    halves = controls.beside([1, 1])
+    for column, specs, kind in zip(halves, (HIGH, LOW), ("high", "low"), strict=True):
         with column:
             st.subheader(t(f"binary.{kind}"))
             omegas = [

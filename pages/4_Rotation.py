@@ -22,7 +22,7 @@ def matrix_tab() -> None:
     """T(k) itself, and one block magnified."""
     st.header(t("rotation.t_header"))
     idx, window, block = pair_block()
-    left, right = st.columns([3, 2])
+    left, right = controls.beside([3, 2])
     fig_t = figs.matrix_figure(idx, window, dims, t, height=chart(520))
     controls.plot(fig_t, "rot_t_chart", left)
     if idx.size < d_model:
@@ -80,7 +80,7 @@ def circle_tab() -> None:
     """One pair on its circle."""
     st.header(t("rotation.circle_header"))
     circle = data.circle(seq_len, omega)
-    left, right = st.columns([3, 2])
+    left, right = controls.beside([3, 2])
     fig_c = figs.circle_figure(circle.positions, circle.angles, p, k, omega, t, height=chart(480))
     controls.plot(fig_c, "rot_circle_chart", left)
     rest = figs.wrap_angle(omega * k)
@@ -184,7 +184,7 @@ def fit_tab() -> None:
         t("rotation.fit_gap"), f"{fit.matrix_error:.2e}", help=t("rotation.fit_gap_help")
     )
     metrics[2].metric(t("rotation.fit_rank"), f"{fit.rank} / {m}", help=t("rotation.fit_rank_help"))
-    left, right = st.columns(2)
+    left, right = controls.beside([1, 1])
     inner = data.window_indices(m, min(pair, view.pairs - 1), layout)
     fig_w = figs.matrix_figure(
         fit.columns[inner],

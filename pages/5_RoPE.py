@@ -138,7 +138,7 @@ with tabs["pair"]:
             rf"\angle q_m - \angle k_n = (\angle q - \angle k) + (m - n)\,\theta_{{{j}}} = "
             rf"{ps['start']:.4f} + ({m} - {n}) \cdot {ps['theta']:.6g} \equiv {ps['predicted']:.6f}"
         )
-        left, right = st.columns([3, 2])
+        left, right = controls.beside([3, 2])
         fig = figs.pair_figure(ps, labels=names, height=controls.chart_height(460))
         controls.plot(fig, "rope_pair_chart", left)
         for key in ("measured", "score"):
@@ -223,7 +223,7 @@ with tabs["extension"]:
             col.metric(t(f"rope.{key}"), f"{value:.6g}", help=t(f"rope.{key}_help"))
         names = {code: t(f"rope.method_{code}") for code in data.SCALINGS}
         kw = dict(names=names, x_title=t("rope.pair_index"), height=controls.chart_height(360))
-        left, right = st.columns(2)
+        left, right = controls.beside([1, 1])
         fig = figs.frequency_figure(ext["inv_freq"], y_title="θⱼ", **kw)
         controls.plot(fig, "rope_inv_chart", left)
         method = "llama3" if scaling == "llama3" else "yarn"  # whose thresholds are drawn

@@ -15,6 +15,8 @@ import pytest
 from posenc.frameworks import FRAMEWORKS
 from ui.specs import binary as binary_spec
 from ui.specs import heatmap as heatmap_spec
+from ui.specs import rope as rope_spec
+from ui.specs import rotation as rotation_spec
 from ui.specs import wavelengths as wavelengths_spec
 
 TIMEOUT = 120
@@ -96,3 +98,38 @@ def test_presenter_clock_dials_come_four_a_row_with_the_slider_under_the_buttons
     assert len(set(conftest.decode(fig["data"][1]["y"]).tolist())) == rows
     assert fig["layout"]["sliders"][0]["x"] == (0 if present == "true" else 0.2)
     assert fig["layout"]["height"] == (170 if present == "true" else 130) + 175 * rows
+
+
+def _holder(at, key: str):
+    """The column that holds the chart ``key``."""
+    for column in at.columns:
+        for child in column.children.values():
+            if getattr(child, "type", "") == "plotly_chart" and child.proto.id.endswith(key):
+                return column
+    raise AssertionError(f"no column holds {key}")
+
+
+# (page, its specs, tab, chart key, the chart column's share of the row on a desktop)
+SIDE_BY_SIDE = [
+    ("4_Rotation.py", rotation_spec, "matrix", "rot_t_chart", 0.6),
+    ("4_Rotation.py", rotation_spec, "circle", "rot_circle_chart", 0.6),
+    ("4_Rotation.py", rotation_spec, "fit", "rot_fit_w_chart", 0.5),
+    ("4_Rotation.py", rotation_spec, "fit", "rot_fit_error_chart", 0.5),
+    ("5_RoPE.py", rope_spec, "pair", "rope_pair_chart", 0.6),
+    ("5_RoPE.py", rope_spec, "extension", "rope_inv_chart", 0.5),
+    ("5_RoPE.py", rope_spec, "extension", "rope_turns_chart", 0.5),
+    ("3_Binary_vs_sinusoid.py", binary_spec, "counter", "bin_waves", 0.698),
+    ("3_Binary_vs_sinusoid.py", binary_spec, "loops", "bin_loop_high", 0.5),
+    ("3_Binary_vs_sinusoid.py", binary_spec, "loops", "bin_loop_low", 0.5),
+]
+
+
+@pytest.mark.parametrize(("page", "specs", "tab", "key", "share"), SIDE_BY_SIDE)
+def test_charts_side_by_side_on_a_desktop_take_the_full_width_in_presenter_mode(
+    page, specs, tab, key, share
+):
+    # At 1024 px with the sidebar open, T(k)'s heatmap beside its block was ~130 px.
+    desk = conftest.run_page_on_tab(page, specs, {}, tab, TIMEOUT)
+    assert round(_holder(desk, key).proto.weight, 3) == share
+    present = conftest.run_page_on_tab(page, specs, {"present": "true"}, tab, TIMEOUT)
+    assert round(_holder(present, key).proto.weight, 3) == 1.0

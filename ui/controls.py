@@ -135,6 +135,17 @@ def cells(count: int, *, per_row: int = 3, widths: Sequence[float] | None = None
     return found
 
 
+def beside(widths: Sequence[float]) -> list:
+    """Columns side by side (relative ``widths``) for charts and what goes with them; in
+    presenter mode one above the other, each the full width.
+
+    A 1024 px projector with the sidebar open leaves ~560 px: two charts side by side
+    are ~270 px wide there, a square heatmap ~130 px. Texts must not say "left" or
+    "right" of such columns.
+    """
+    return cells(len(widths), per_row=1, widths=widths)
+
+
 def phone() -> bool:
     """A phone or tablet browser: charts stack their panels and put legends underneath.
 

@@ -71,7 +71,7 @@ TEXTS = {
     "binary.loop_result": "Positions {i} and {j} are {distance} apart: {ratio}× the mean step {step} between neighbours. Slowest wavelength 2π/min ω = {wavelength}.",
     "binary.loop_nopair": "No two positions are {gap} apart: increase L or decrease the gap.",
     "binary.loop_capped": "The 3-D plots show the first {shown} of the {total} positions.",
-    "binary.loop_notice": "Colour runs from early (yellow) to late (dark) positions, as in seed 003's figure. In the left plot the marked pair is much closer than neighbours are: an early and a late token would look alike. Low frequencies help only while L stays below the slowest wavelength; the paper's is 2π·n^((d−2)/d), {wavelength} positions at n = {base}, d = {d}.",
+    "binary.loop_notice": "Colour runs from early (yellow) to late (dark) positions, as in seed 003's figure. In the high-frequency plot the marked pair is much closer than neighbours are: an early and a late token would look alike. Low frequencies help only while L stays below the slowest wavelength; the paper's is 2π·n^((d−2)/d), {wavelength} positions at n = {base}, d = {d}.",
     "binary.distance_header": "Distance matrix ‖e(i) − e(j)‖",
     "binary.distance_intro": "Every pair of positions at once. A shift-invariant code shows bands parallel to the diagonal: the distance depends on i − j only.",
     "binary.scheme": "Scheme",

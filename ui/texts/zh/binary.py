@@ -71,7 +71,7 @@ TEXTS = {
     "binary.loop_result": "位置 {i} 和 {j} 相距 {distance}：是相邻位置平均步长 {step} 的 {ratio} 倍。最慢的波长 2π/min ω = {wavelength}。",
     "binary.loop_nopair": "没有两个位置相隔 {gap}：请增大 L 或减小间隔。",
     "binary.loop_capped": "三维图只显示 {total} 个位置中的前 {shown} 个。",
-    "binary.loop_notice": "颜色从早（黄）到晚（深），与原文 003 的图一致。左图中标出的点对比相邻位置还要近：一个靠前的词和一个靠后的词看起来几乎一样。低频只在 L 小于最慢的波长时有效；论文的最慢波长是 2π·n^((d−2)/d)，n = {base}、d = {d} 时为 {wavelength} 个位置。",
+    "binary.loop_notice": "颜色从早（黄）到晚（深），与原文 003 的图一致。高频图中标出的点对比相邻位置还要近：一个靠前的词和一个靠后的词看起来几乎一样。低频只在 L 小于最慢的波长时有效；论文的最慢波长是 2π·n^((d−2)/d)，n = {base}、d = {d} 时为 {wavelength} 个位置。",
     "binary.distance_header": "距离矩阵 ‖e(i) − e(j)‖",
     "binary.distance_intro": "一次看所有位置对。平移不变的编码会出现与对角线平行的条带：距离只取决于 i − j。",
     "binary.scheme": "方案",
