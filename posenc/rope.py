@@ -205,7 +205,11 @@ def _yarn_ramp(head_dim: int, base: float, original_context: int) -> np.ndarray:
 def _llama3(theta: np.ndarray, factor: float, original_context: int, low, high) -> np.ndarray:
     """Llama 3.1's frequency-dependent interpolation (:func:`rope_frequencies`)."""
     low = check_real("low_freq_factor", low, greater=0.0)
-    high = check_real("high_freq_factor", high, greater=low)
+    high = check_real("high_freq_factor", high)
+    if not high > low:
+        raise ValueError(
+            f"high_freq_factor must be finite and > low_freq_factor ({low:g}), got {high!r}"
+        )
     turns = original_context * theta / (2 * math.pi)  # L0 / wavelength
     g = (turns - low) / (high - low)
     smoothed = (1.0 - g) * theta / factor + g * theta

@@ -235,3 +235,9 @@ def test_aligned_rows_split_only_at_top_level_line_breaks_and_drop_only_alignmen
     ]
     assert controls.aligned_rows(r"x = \begin{bmatrix}1 & 2\end{bmatrix}") is None
     assert controls.aligned_rows(r"\begin{aligned} x &= 1 \end{aligned} + 2") is None
+    # A row break's options and comments go; \% stays. Not one balanced block: unchanged.
+    spaced = "\\begin{aligned} a &= 1 \\\\[2pt] b &= 2\\% c %}&\n\\\\* c &= 3 \\end{aligned}"
+    assert controls.aligned_rows(spaced) == ["a = 1", r"b = 2\% c", "c = 3"]
+    two = r"\begin{aligned} a &= 1 \end{aligned} + \begin{aligned} b &= 2 \end{aligned}"
+    assert controls.aligned_rows(two) is None
+    assert controls.aligned_rows(r"\begin{aligned} a &= {1 \end{aligned}") is None

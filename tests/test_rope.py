@@ -136,14 +136,18 @@ def test_llama3_keeps_fast_pairs_divides_slow_ones_and_blends_between(low, high)
     # The peer values, read by turns inside L0: > high kept, < low divided, else a blend.
     key = f"hf_inv_freq_llama3_hd128_b500000_x8_orig8192_lo{low}_hi{high}_f32"
     theta = rope_frequencies(128, 500000.0)[0]
-    hf = peers()[key].astype(np.float64)
     turns = 8192 * theta / (2 * np.pi)
     fast, slow = turns > high, turns < low
     middle = ~fast & ~slow
     assert fast.sum() > 0 and slow.sum() > 0 and middle.sum() > 0
-    np.testing.assert_allclose(hf[fast], theta[fast], rtol=1e-6)
-    np.testing.assert_allclose(hf[slow], theta[slow] / 8, rtol=1e-6)
-    assert np.all((hf[middle] > theta[middle] / 8) & (hf[middle] < theta[middle]))
+    ours = rope_frequencies(
+        128, 500000.0, scaling="llama3", factor=8.0, original_context=8192,
+        low_freq_factor=low, high_freq_factor=high,
+    )[0]  # fmt: skip
+    for inv, rtol in ((peers()[key].astype(np.float64), 1e-6), (ours, 1e-15)):
+        np.testing.assert_allclose(inv[fast], theta[fast], rtol=rtol)
+        np.testing.assert_allclose(inv[slow], theta[slow] / 8, rtol=rtol)
+        assert np.all((inv[middle] > theta[middle] / 8) & (inv[middle] < theta[middle]))
 
 
 # ---------------------------------------------------------------- identities (seed 002)
@@ -213,7 +217,6 @@ def test_position_zero_is_the_identity_and_rotation_is_the_2x2_matrix_of_seed_00
     np.testing.assert_allclose(rope(x, [5], inv_freq=[0.01])[0], matrix @ x[0], atol=1e-15)
 
 
-@settings(max_examples=50, deadline=None)
 @given(
     d=dims.filter(lambda d: d >= 4),
     base=bases,
@@ -236,6 +239,7 @@ def test_llama3_lies_between_theta_over_factor_and_theta_and_is_monotone_in_turn
     assert np.all(np.diff(ratio) <= 1e-12)  # j grows: slower pairs, never less scaled
 
 
+@settings(max_examples=50, deadline=None)
 @given(d=dims, factor=st.floats(1, 64), seed=st.integers(0, 2**32 - 1))
 def test_linear_scaling_is_position_interpolation(d, factor, seed):
     x = np.random.default_rng(seed).standard_normal((6, d))
@@ -314,3 +318,10 @@ def test_bad_input_raises_value_error_naming_the_parameter(call, name):
 def test_rope_is_exported_with_its_scalings():
     assert posenc.SCALINGS == (None, "linear", "ntk", "yarn", "llama3")
     assert posenc.rope is rope
+
+
+def test_llama3_says_which_bound_high_freq_factor_must_exceed():
+    with pytest.raises(ValueError, match=r"> low_freq_factor \(4\), got 3\.0"):
+        rope_frequencies(
+            8, scaling="llama3", original_context=8, low_freq_factor=4, high_freq_factor=3.0
+        )

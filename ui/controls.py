@@ -158,16 +158,20 @@ def phone() -> bool:
 
 _ALIGNED = (r"\begin{aligned}", r"\end{aligned}")
 _ENVIRONMENT = re.compile(r"\\(begin|end)\{[^}]*\}")
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")  # % to the end of the line, not \%
+_ROW_OPTIONS = re.compile(r"\*?(\s*\[[^\]]*\])?")  # \\* and \\[2pt] after a row break
 
 
 def aligned_rows(tex: str) -> list[str] | None:
     r"""The rows of a formula that is one ``aligned`` block, without their ``&``
-    alignment points, or None for any other formula.
+    alignment points, or None for any other formula (left as it is).
 
     Rows split at ``\\`` outside braces and nested environments (a matrix's rows and
     cells stay whole); a continuation row keeps its relation (``= x_0 \cos B ...``).
+    Comments and a row break's ``*`` or ``[2pt]`` are dropped; unbalanced braces or
+    environments give None.
     """
-    body = tex.strip()
+    body = _COMMENT.sub("", tex).strip()
     if not (body.startswith(_ALIGNED[0]) and body.endswith(_ALIGNED[1])):
         return None
     body = body[len(_ALIGNED[0]) : -len(_ALIGNED[1])]
@@ -175,25 +179,25 @@ def aligned_rows(tex: str) -> list[str] | None:
     while i < len(body):
         if body.startswith("\\\\", i) and depth == 0:
             rows.append("".join(row).strip())
-            row, i = [], i + 2
+            row, i = [], _ROW_OPTIONS.match(body, i + 2).end()
             continue
         environment = _ENVIRONMENT.match(body, i)
         if environment:
             depth += 1 if environment.group(1) == "begin" else -1
             row.append(environment.group(0))
             i = environment.end()
-            continue
-        char = body[i]
-        if char == "\\":  # a control sequence: \{ \} \& do not open, close or align
+        elif body[i] == "\\":  # a control sequence: \{ \} \& do not open, close or align
             row.append(body[i : i + 2])
             i += 2
-            continue
-        depth += {"{": 1, "}": -1}.get(char, 0)
-        if not (char == "&" and depth == 0):
-            row.append(char)
-        i += 1
+        else:
+            depth += {"{": 1, "}": -1}.get(body[i], 0)
+            if not (body[i] == "&" and depth == 0):
+                row.append(body[i])
+            i += 1
+        if depth < 0:  # e.g. two aligned blocks side by side: not one block
+            return None
     rows.append("".join(row).strip())
-    return [r for r in rows if r]
+    return [r for r in rows if r] if depth == 0 else None
 
 
 def latex(tex: str, where=st) -> None:
