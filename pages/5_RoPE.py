@@ -1,6 +1,7 @@
 """The RoPE attention-score viewer: S[m, n] depends on the contents and on m - n only."""
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 import posenc
@@ -10,6 +11,7 @@ from ui import rope_data as data
 from ui.figures import rope as figs
 from ui.i18n import t
 from ui.specs import rope as sp
+from ui.wavelengths_data import markdown_table
 
 controls.setup_page("rope", sp.SPECS)
 (bar := st.sidebar).subheader(t("rope.sidebar"))
@@ -234,11 +236,16 @@ with tabs["extension"]:
         fig = figs.frequency_figure(ext["turns"], y_title=t("rope.turns"), thresholds=marks, **kw)
         controls.plot(fig, "rope_turns_chart", right)
         st.caption(t("rope.frequency_notice", orig=orig))
+        kinds = ("method", *data.PAIR_KINDS)
+        rows = [[names[code], *ext["counts"][code].values()] for code in data.SCALINGS]
+        counted = pd.DataFrame(rows, columns=[t(f"rope.count_{kind}") for kind in kinds])
+        st.markdown(f"{t('rope.count_header', pairs=head_dim // 2)}\n\n{markdown_table(counted)}")
         texts = dict(titles=[t("rope.ext_scores"), t("rope.ext_bound")], x_title=t("rope.distance"))
         texts |= dict(y_titles=["S(r)", t("rope.decay_bound")], original_label=f"L₀ = {orig}")
         texts |= dict(names=names, height=controls.chart_height(560))
         fig = figs.extension_figure(ext["distances"], ext["scores"], ext["bounds"], orig, **texts)
         controls.plot(fig, "rope_ext_chart")
-        st.caption(t(f"rope.ext_notice_{scaling}", orig=orig, context=context))
+        notice = dict(orig=orig, context=context, pairs=head_dim // 2, **ext["counts"][scaling])
+        st.caption(t(f"rope.ext_notice_{scaling}", **notice))
         table = [ext["distances"], *ext["scores"].values(), *ext["bounds"].values()]
         export.offer("rope_extension", fig, matrix=np.column_stack(table))

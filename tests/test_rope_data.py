@@ -143,3 +143,51 @@ def test_layout_check_equals_the_whole_matrices(args, cores, work, monkeypatch):
 )
 def test_layout_check_steps_only_at_the_top_of_the_range(head_dim, length, step):
     assert data.layout_step(head_dim, length) == step
+
+
+EXTENSION = [(64, 10000.0, 4.0, 512), (64, 100.0, 4.0, 1024), (128, 500000.0, 8.0, 256)]
+
+
+@pytest.mark.parametrize(("head_dim", "base", "factor", "orig"), EXTENSION)
+def test_extension_view_draws_each_methods_posenc_frequencies(head_dim, base, factor, orig):
+    ext = data.extension_view(
+        head_dim, base, "interleaved", "random", "", 0, "yarn", factor, orig, True
+    )
+    context = data.extended_context(factor, orig)
+    for code, scaling in data.SCALINGS.items():
+        expected, _ = posenc.rope_frequencies(
+            head_dim, base, scaling=scaling, factor=factor, original_context=orig, context=context
+        )
+        np.testing.assert_array_equal(ext["inv_freq"][code], expected)
+        turns = ext["turns"][code]
+        np.testing.assert_allclose(turns, orig * expected / (2 * np.pi), rtol=1e-15)
+
+
+@pytest.mark.parametrize(("head_dim", "base", "factor", "orig"), EXTENSION)
+def test_pair_counts_sort_every_pair_once_by_its_turns(head_dim, base, factor, orig):
+    ext = data.extension_view(
+        head_dim, base, "interleaved", "random", "", 0, "llama3", factor, orig, True
+    )
+    counts, half = ext["counts"], head_dim // 2
+    assert all(sum(c.values()) == half for c in counts.values())
+    assert counts["none"] == {"kept": half, "blended": 0, "slowed": 0, "beyond": 0}
+    assert counts["linear"] == {"kept": 0, "blended": 0, "slowed": half, "beyond": 0}
+    # Llama 3.1, read off plain RoPE's turns: > 4 kept, < 1 slowed s times, else blended.
+    turns = ext["turns"]["none"]
+    fast, slow = int((turns > 4).sum()), int((turns < 1).sum())
+    assert counts["llama3"] == {
+        "kept": fast,
+        "blended": half - fast - slow,
+        "slowed": slow,
+        "beyond": 0,
+    }
+    # NTK turns pair 0 at 1 rad per position whatever the base; at s L0 > L0 its slowest
+    # pairs slow down more than s times (s^2 - s + 1 at the last pair).
+    assert counts["ntk"]["kept"] == 1 and counts["ntk"]["beyond"] > 0
+
+
+def test_pair_counts_at_factor_one_keep_every_pair():
+    ext = data.extension_view(32, 10000.0, "interleaved", "random", "", 0, "ntk", 1.0, 512, True)
+    assert all(
+        c == {"kept": 16, "blended": 0, "slowed": 0, "beyond": 0} for c in ext["counts"].values()
+    )

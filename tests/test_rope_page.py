@@ -11,6 +11,7 @@ import pytest
 from conftest import decode
 from streamlit.testing.v1 import AppTest
 
+import posenc
 from ui.specs import rope as sp
 from ui.texts import text
 
@@ -265,3 +266,22 @@ def test_an_unknown_tab_in_the_url_gives_a_notice_and_the_first_tab():
     assert not at.exception
     assert "rope_tab" in at.warning[0].value
     assert at.checkbox(key="rope_scale")  # the first tab is drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_extension_tab_counts_the_pairs_each_method_keeps_blends_and_slows(lang):
+    # d = 16, base 10000, s = 4, L0 = 512: computed here from posenc, not from the page.
+    at = open_page({**SMALL, "rope_scaling": "llama3"}, lang=lang, tab="extension")
+    theta = posenc.rope_frequencies(16, 10000.0)[0]
+    turns = 512 * theta / (2 * np.pi)
+    kept, slowed = int((turns > 4).sum()), int((turns < 1).sum())
+    blended = 8 - kept - slowed
+    assert kept and slowed and blended  # the three kinds all occur at these settings
+    body = next(m.value for m in at.markdown if text(lang, "rope.count_header", pairs=8) in m.value)
+    assert f"| {text(lang, 'rope.method_llama3')} | {kept} | {blended} | {slowed} | 0 |" in body
+    assert f"| {text(lang, 'rope.method_linear')} | 0 | 0 | 8 | 0 |" in body
+    notice = text(
+        lang, "rope.ext_notice_llama3", kept=kept, pairs=8, slowed=slowed, blended=blended,
+        orig=512, context=2048,
+    )  # fmt: skip
+    assert notice in [c.value for c in at.caption]

@@ -289,6 +289,26 @@ def decay_curves(head_dim: int, base: float, length: int, kind: str, bases: tupl
     return {b: curve(r, posenc.rope_frequencies(head_dim, b)[0]) for b in all_bases}
 
 
+PAIR_KINDS = ("kept", "blended", "slowed", "beyond")
+
+
+def pair_counts(inv_freq: dict, factor: float) -> dict[str, dict[str, int]]:
+    """Per method, how many pairs keep ``theta_j`` (kept), lie strictly between
+    ``theta_j / s`` and ``theta_j`` (blended), equal ``theta_j / s`` (slowed) or turn
+    slower still (beyond: NTK's slowest pairs). ``inv_freq["none"]`` is ``theta``."""
+    theta = inv_freq["none"]
+    counts = {}
+    for code, inv in inv_freq.items():
+        ratio = inv / theta
+        kept = np.abs(ratio - 1.0) <= 1e-12
+        slowed = ~kept & (np.abs(ratio * factor - 1.0) <= 1e-12)
+        beyond = ~kept & ~slowed & (ratio < 1.0 / factor)
+        blended = ~kept & ~slowed & ~beyond
+        masks = (kept, blended, slowed, beyond)
+        counts[code] = {kind: int(m.sum()) for kind, m in zip(PAIR_KINDS, masks, strict=True)}
+    return counts
+
+
 def extended_context(factor: float, original: int) -> int:
     return max(original, min(MAX_CONTEXT, math.ceil(factor * original)))
 
@@ -322,6 +342,7 @@ def extension_view(head_dim, base, layout, kind, text, seed, scaling, factor, or
         "inv_freq": {code: inv for code, (inv, _) in freqs.items()},
         "turns": {code: rotations(inv, original) for code, (inv, _) in freqs.items()},
         "attention_factor": freqs[scaling][1],
+        "counts": pair_counts({code: inv for code, (inv, _) in freqs.items()}, factor),
         "distances": r,
         "scores": scores,
         "bounds": bounds,
