@@ -240,6 +240,8 @@ with tabs["extension"]:
         rows = [[names[code], *ext["counts"][code].values()] for code in data.SCALINGS]
         counted = pd.DataFrame(rows, columns=[t(f"rope.count_{kind}") for kind in kinds])
         st.markdown(f"{t('rope.count_header', pairs=head_dim // 2)}\n\n{markdown_table(counted)}")
+        if ext["yarn_turned_over"]:
+            st.caption(t("rope.yarn_turned_over", pairs=head_dim // 2, d_1=head_dim - 1))
         texts = dict(titles=[t("rope.ext_scores"), t("rope.ext_bound")], x_title=t("rope.distance"))
         texts |= dict(y_titles=["S(r)", t("rope.decay_bound")], original_label=f"L₀ = {orig}")
         texts |= dict(names=names, height=controls.chart_height(560))

@@ -285,3 +285,12 @@ def test_extension_tab_counts_the_pairs_each_method_keeps_blends_and_slows(lang)
         orig=512, context=2048,
     )  # fmt: skip
     assert notice in [c.value for c in at.caption]
+
+
+@pytest.mark.parametrize(("base", "shown"), [("2", True), ("5", False), ("10000", False)])
+def test_a_turned_over_yarn_ramp_is_explained_where_it_happens(base, shown):
+    # At base 2 (or 4) and L0 = 4096 every pair turns > 32 times, yet transformers' YaRN
+    # slows them all (its ramp, clamped to d - 1, turns over); at base 5 it keeps them all.
+    at = open_page({**SMALL, "rope_base": base, "rope_orig": "4096"}, tab="extension")
+    caption = text("en", "rope.yarn_turned_over", pairs=8, d_1=15)
+    assert (caption in [c.value for c in at.caption]) == shown

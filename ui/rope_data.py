@@ -27,6 +27,7 @@ from posenc.attention import (
     rotations,
     same_content_decay,
 )
+from posenc.rope import YARN_BETA_FAST
 from ui.figures.common import Grid, grid_from_row_means, steps
 
 # Cells per axis of a displayed heatmap: 346^2 float32 cells fit the shared cell budget
@@ -342,7 +343,13 @@ def extension_view(head_dim, base, layout, kind, text, seed, scaling, factor, or
         "inv_freq": {code: inv for code, (inv, _) in freqs.items()},
         "turns": {code: rotations(inv, original) for code, (inv, _) in freqs.items()},
         "attention_factor": freqs[scaling][1],
-        "counts": pair_counts({code: inv for code, (inv, _) in freqs.items()}, factor),
+        "counts": (counts := pair_counts({code: inv for code, (inv, _) in freqs.items()}, factor)),
+        # Every pair turns more than 32 times inside L0, yet YaRN slows them all: the
+        # reference ramp (by pair index, upper end clamped to d - 1) has turned over.
+        "yarn_turned_over": bool(
+            counts["yarn"]["slowed"] == head_dim // 2
+            and (rotations(freqs["none"][0], original) > YARN_BETA_FAST).all()
+        ),
         "distances": r,
         "scores": scores,
         "bounds": bounds,

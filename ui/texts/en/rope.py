@@ -115,6 +115,7 @@ TEXTS = {
     "rope.count_blended": "between θⱼ/s and θⱼ",
     "rope.count_slowed": "θⱼ/s",
     "rope.count_beyond": "slower than θⱼ/s",
+    "rope.yarn_turned_over": "Here every pair turns more than 32 times inside L₀, yet YaRN slows all {pairs} s times. Hugging Face transformers places YaRN's ramp by pair index and clamps its upper end to d − 1 = {d_1}; when the 32-turn index lies beyond it (a base this small), the ramp turns over. posenc does the same, so the numbers agree with transformers.",
     "rope.ext_scores": "Score of q with itself r positions apart (÷√d, × a²)",
     "rope.ext_bound": "RoFormer relative upper bound",
     "rope.ext_notice_none": "Notice: plain RoPE beyond L₀ = {orig} uses angles the slow pairs never reached in training; the curves simply continue to L = {context}.",

@@ -115,6 +115,7 @@ TEXTS = {
     "rope.count_blended": "介于 θⱼ/s 与 θⱼ 之间",
     "rope.count_slowed": "θⱼ/s",
     "rope.count_beyond": "比 θⱼ/s 更慢",
+    "rope.yarn_turned_over": "这里每个分量对在 L₀ 内都转过 32 圈以上，YaRN 却让全部 {pairs} 个分量对都慢 s 倍。Hugging Face transformers 按分量对下标放置 YaRN 的斜坡，并把上端截断在 d − 1 = {d_1}；当 32 圈对应的下标超出这个范围（底数这么小时），斜坡就翻转了。posenc 的做法相同，因此数值与 transformers 一致。",
     "rope.ext_scores": "q 与相距 r 个位置的自身之间的分数（÷√d，× a²）",
     "rope.ext_bound": "RoFormer 相对上界",
     "rope.ext_notice_none": "请注意：原始 RoPE 在 L₀ = {orig} 之外会用到慢速分量对在训练中从未到达的角度；曲线只是一直延续到 L = {context}。",
