@@ -325,3 +325,17 @@ def test_llama3_says_which_bound_high_freq_factor_must_exceed():
         rope_frequencies(
             8, scaling="llama3", original_context=8, low_freq_factor=4, high_freq_factor=3.0
         )
+
+
+def test_yarn_ramp_turns_over_at_a_tiny_base_as_in_transformers():
+    # Every pair turns > 32 times in L0 = 4096 at base 2 and 5; transformers' clamped ramp
+    # slows them all at base 2 and keeps them all at base 5. posenc: the same.
+    for base, kept in ((2, False), (5, True)):
+        theta = rope_frequencies(64, float(base))[0]
+        assert (4096 * theta / (2 * np.pi) > 32).all()
+        hf = peers()[f"hf_inv_freq_yarn_hd64_b{base}_x4_orig4096_f32"].astype(np.float64)
+        np.testing.assert_allclose(hf, theta if kept else theta / 4, rtol=1e-6)
+        inv, _ = rope_frequencies(
+            64, float(base), scaling="yarn", factor=4.0, original_context=4096
+        )
+        np.testing.assert_allclose(inv, hf, rtol=1e-6)

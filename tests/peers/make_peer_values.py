@@ -72,6 +72,8 @@ layout, angle = position * inv_freq); transformers computes them in float32:
   beta_fast=32, beta_slow=1, truncate=True, no mscale/mscale_all_dim/
   attention_factor; max_position_embeddings = factor*O.
   for hd in (64, 128), base in (10000, 500000), factor in (4, 8), O in (2048, 4096).
+* ``hf_inv_freq_yarn_hd64_b{2,5}_x4_orig4096_f32``: YaRN at a tiny base, where the
+  clamped ramp turns over (base 2: every pair theta/4) or not (base 5: every pair kept).
 * ``hf_inv_freq_llama3_hd{hd}_b{base}_x{factor}_orig{O}_lo{low}_hi{high}_f32``
   (ROPE_INIT_FUNCTIONS["llama3"], attention factor 1), for hd in (64, 128), base in
   (10000, 500000), factor in (4, 8), O in (2048, 8192), (low, high) in ((1, 4), (2, 8)).
@@ -479,6 +481,33 @@ for hd in (64, 128):
                     np.array([att], dtype=np.float64),
                     **{**ys, "what": "attention_factor (cos/sin multiplier) = 0.1*ln(factor)+1"},
                 )
+
+# YaRN at a tiny base: every pair turns > 32 times in L0, and transformers' ramp
+# (clamped to 0 .. head_dim - 1) turns over at base 2 but not at base 5.
+for base in (2, 5):
+    cfg = llama_config(
+        64,
+        base,
+        4096 * 4,
+        {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 4096},
+    )
+    inv, att = ROPE_INIT_FUNCTIONS["yarn"](cfg, "cpu")
+    put(
+        f"hf_inv_freq_yarn_hd64_b{base}_x4_orig4096_f32",
+        inv,
+        source=hf_src + ' ROPE_INIT_FUNCTIONS["yarn"]',
+        scaling="yarn",
+        head_dim=64,
+        base=float(base),
+        factor=4.0,
+        original_context=4096,
+        context=4096 * 4,
+        beta_fast=32,
+        beta_slow=1,
+        truncate=True,
+        mscale=None,
+        mscale_all_dim=None,
+    )
 
 # Llama 3.1's frequency-dependent scaling. Default low/high frequency factors 1 and 4
 # (Meta's config.json); also 2 and 8 so that a hard-coded 1 and 4 would fail.
