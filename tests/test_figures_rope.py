@@ -129,6 +129,9 @@ def test_frequency_figure_uses_a_log_axis_and_marks_thresholds():
     assert fig.layout.yaxis.type == "log"
     assert [shape.y0 for shape in fig.layout.shapes] == [32.0, 1.0]
     assert [trace.name for trace in fig.data] == ["none", "linear", "ntk", "yarn", "llama3"]
+    # The upper line's label sits above it, the lower one's below: 4 and 1 turns are
+    # ~20 px apart on a phone, and labels above both lines ran into each other.
+    assert [a.yanchor for a in fig.layout.annotations] == ["bottom", "top"]
 
 
 # ---------------------------------------------------------------- computations

@@ -228,16 +228,18 @@ def frequency_figure(
     fig = go.Figure()
     first = next(iter(curves.values()))
     _lines(fig, np.arange(len(first)), curves, axes=(x_title, y_title), names=names)
+    top = max((thresholds or {}).values(), default=None)
     for label, value in (thresholds or {}).items():
         fig.add_hline(y=value, line=dict(color="#777", dash="dash", width=1))
-        fig.add_annotation(
-            x=len(first) - 1,
+        fig.add_annotation(  # the upper line's label above it, the others below theirs:
+            x=len(first) - 1,  # two lines close together (4 and 1 turns) keep both legible
             y=float(np.log10(value)),
             text=label,
             showarrow=False,
             xanchor="right",
-            yanchor="bottom",
+            yanchor="bottom" if value == top else "top",
             font=dict(size=11, color="#555"),
+            bgcolor="rgba(255, 255, 255, 0.8)",  # legible where a curve crosses it
         )
     fig.update_traces(mode="lines+markers", marker=dict(size=4))
     fig.update_yaxes(type="log", title=y_title, exponentformat="power")
