@@ -80,7 +80,7 @@ with tabs["table"]:
             grid, words=words, omega=omega, layout=layout, order=order, tokens=tokens or None,
             height=height,
         )  # fmt: skip
-        here = st.columns(2) if learned is not None else [st.container()]
+        here = controls.beside([1, 1]) if learned is not None else [st.container()]
         controls.plot(figure, "hm_table", here[0])
         if learned is not None:
             learned_table, top = learned_grid(learned)
@@ -215,7 +215,7 @@ with tabs["similarity"]:
         sim_figure = figs.similarity_figure(
             similarity, words=words, reference=reference, height=height
         )
-        here = st.columns(2) if learned is not None else [st.container()]
+        here = controls.beside([1, 1]) if learned is not None else [st.container()]
         controls.plot(sim_figure, "hm_similarity", here[0])
         if learned is not None:
             learned_figure = figs.similarity_figure(

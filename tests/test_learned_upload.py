@@ -39,8 +39,8 @@ def test_learned_grid_colour_range_is_the_largest_entry():
 CHARTS = "[data-testid=stPlotlyChart]"
 
 
-def upload(page, server, name, data, lang="en"):
-    page.goto(server.url + f"/Heatmap?seq_len=60&d_model=32&lang={lang}")
+def upload(page, server, name, data, lang="en", query=""):
+    page.goto(server.url + f"/Heatmap?seq_len=60&d_model=32&lang={lang}{query}")
     wait_for_app(page)
     page.wait_for_selector(CHARTS)
     before = page.locator(f"{CHARTS}:visible").count()
@@ -66,6 +66,26 @@ def test_a_learned_matrix_is_drawn_beside_the_sinusoidal_table(server, page):
     assert page.locator(f"{CHARTS}:visible").count() == before + 1
     assert page.locator("[data-testid=stException]").count() == 0
     assert real_errors(page) == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("query", "stacked"), [("", False), ("&present=true", True)])
+def test_presenter_mode_puts_the_learned_table_under_the_sinusoidal_one(
+    server, page, query, stacked
+):
+    # Side by side, two square heatmaps share ~560 px on a 1024 px projector.
+    good = np.random.default_rng(0).standard_normal((60, 32)).astype(np.float32)
+    before = upload(page, server, "learned.npy", npy_bytes(good), query=query)
+    page.wait_for_function(
+        f"() => document.querySelectorAll('{CHARTS}:not([hidden])').length > {before}"
+        " && document.body.innerText.includes('Your matrix: 60 positions')",
+        timeout=60_000,
+    )
+    page.wait_for_timeout(500)
+    sinusoidal, learned = (page.locator(f"{CHARTS}:visible").nth(i).bounding_box() for i in (0, 1))
+    below = learned["y"] >= sinusoidal["y"] + sinusoidal["height"] - 1
+    assert below == stacked
+    assert (learned["x"] > sinusoidal["x"] + sinusoidal["width"] - 1) == (not stacked)
 
 
 @pytest.mark.browser

@@ -18,7 +18,7 @@ TEXTS = {
     "binary.flaw_binary": "Bounded and unique, independent of L, but discrete: one step may flip one bit or many (7 → 8 flips four).",
     "binary.flaw_sin_pow2": "Smooth and bounded, but fast sines come back: within the sequence the path closes loops and far positions come near.",
     "binary.flaw_sinusoidal": "Wavelengths from 2π to just under 2πn, and each sin/cos pair is a unit vector turned by ωᵢp: the step p → p+k is the same rotation for every p.",
-    "binary.evolution_capped": "The side-by-side view shows the first {shown} of the {total} positions; the criteria below use all of them.",
+    "binary.evolution_capped": "The panels show the first {shown} of the {total} positions; the criteria below use all of them.",
     "binary.evolution_notice": "Each panel is coloured on its own scale, centred on 0: the index panel's bar reaches its largest position {top}, all others stay within ±1. Binary uses only the last ⌈log₂ L⌉ columns; the sines of both sine schemes slow down from left to right. For 4 tokens pos/(L−1) is [0, 0.33, 0.67, 1] (seed 003 prints 0.69, a typo for 2/3).",
     "binary.criteria_header": "The four criteria, measured",
     "binary.criteria_intro": "For each scheme at the current L, d and n. ✓ passes, ✗ fails, – cannot be measured (no pair of positions). Beside each mark the measured number.",

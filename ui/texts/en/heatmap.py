@@ -102,7 +102,7 @@ TEXTS = {
     "heatmap.w_offset_axis": "position j",
     "heatmap.upload": "Your learned position embeddings (.npy)",
     "heatmap.upload_open": "Compare with your embeddings",
-    "heatmap.upload_help": "A real (L, d) matrix saved with numpy.save, at most 20 MB, L ≤ 8192, d ≤ 4096. It is drawn beside the sinusoidal table and its similarity beside PE·PEᵀ. Nothing is unpickled.",
+    "heatmap.upload_help": "A real (L, d) matrix saved with numpy.save, at most 20 MB, L ≤ 8192, d ≤ 4096. It is drawn next to the sinusoidal table, and its similarity next to PE·PEᵀ. Nothing is unpickled.",
     "heatmap.upload_error": "This file was not used: {error}",
     "heatmap.npy_too_large": "file too large: {size} bytes; the limit is {limit} bytes",
     "heatmap.npy_not_npy": "not a .npy file: it does not start with the .npy magic bytes",

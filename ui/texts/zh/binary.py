@@ -18,7 +18,7 @@ TEXTS = {
     "binary.flaw_binary": "有界、唯一、与 L 无关，但是离散：走一步可能翻转一位，也可能翻转很多位（7 → 8 翻转四位）。",
     "binary.flaw_sin_pow2": "平滑且有界，但快的正弦会绕回来：序列之内路径闭合成环，相距很远的位置彼此靠近。",
     "binary.flaw_sinusoidal": "波长从 2π 到略小于 2πn；每一对 sin/cos 是一个转过 ωᵢp 的单位向量：从 p 到 p+k 对每个 p 都是同一个旋转。",
-    "binary.evolution_capped": "并排视图只显示 {total} 个位置中的前 {shown} 个；下面的标准用到全部位置。",
+    "binary.evolution_capped": "这些面板只显示 {total} 个位置中的前 {shown} 个；下面的标准用到全部位置。",
     "binary.evolution_notice": "每个子图用自己的色标，以 0 为中心：下标子图的色条达到所显示的最大位置 {top}，其余都在 ±1 之内。二进制只用到最后 ⌈log₂ L⌉ 列；两种正弦方案的频率都从左到右逐渐变慢。4 个词元时 pos/(L−1) 为 [0, 0.33, 0.67, 1]（原文 003 印成 0.69，是 2/3 的笔误）。",
     "binary.criteria_header": "四条标准，逐一测量",
     "binary.criteria_intro": "按当前的 L、d、n 测量每种方案。✓ 通过，✗ 不通过，– 无法测量（没有成对的位置）。每个标记旁边是测得的数值。",

@@ -102,7 +102,7 @@ TEXTS = {
     "heatmap.w_offset_axis": "位置 j",
     "heatmap.upload": "你自己的可学习位置编码（.npy）",
     "heatmap.upload_open": "与你自己的位置编码比较",
-    "heatmap.upload_help": "用 numpy.save 保存的实数矩阵 (L, d)，不超过 20 MB，L ≤ 8192，d ≤ 4096。它会画在正弦编码表旁边，它的相似度画在 PE·PEᵀ 旁边。绝不进行反序列化（pickle）。",
+    "heatmap.upload_help": "用 numpy.save 保存的实数矩阵 (L, d)，不超过 20 MB，L ≤ 8192，d ≤ 4096。它会和正弦编码表一起画出，它的相似度和 PE·PEᵀ 一起画出。绝不进行反序列化（pickle）。",
     "heatmap.upload_error": "未使用这个文件：{error}",
     "heatmap.npy_too_large": "文件过大：{size} 字节；上限为 {limit} 字节",
     "heatmap.npy_not_npy": "不是 .npy 文件：开头没有 .npy 的魔数字节",
