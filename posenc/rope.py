@@ -244,9 +244,9 @@ def rope_frequencies(
         - ``"yarn"``: per pair, a linear ramp between ``theta_j`` (pairs that turn more
           than beta_fast = 32 times inside ``L0``) and ``theta_j / factor`` (pairs that
           turn less than beta_slow = 1 time), ramp ends floored/ceiled (truncated) and
-          clamped to ``0 .. head_dim - 1`` as in transformers: at a base so small that
-          even that index turns more than 32 times, the ramp turns over and every pair
-          gets ``theta_j / factor``.
+          clamped to ``0 .. head_dim - 1`` as in transformers: when the (fractional)
+          pair index that turns 32 times is at least ``head_dim`` (a tiny base), the ramp
+          turns over and every pair gets ``theta_j / factor``.
         - ``"llama3"`` (Llama 3.1, Hugging Face ``llama3``): with ``t_j = L0 theta_j / 2pi``
           the turns of pair j inside ``L0``, pairs with ``t_j > high_freq_factor`` keep
           ``theta_j``, pairs with ``t_j < low_freq_factor`` get ``theta_j / factor``, and

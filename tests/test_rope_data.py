@@ -191,3 +191,12 @@ def test_pair_counts_at_factor_one_keep_every_pair():
     assert all(
         c == {"kept": 16, "blended": 0, "slowed": 0, "beyond": 0} for c in ext["counts"].values()
     )
+
+
+def test_pair_counts_classify_pairs_a_hair_from_a_threshold_as_blended():
+    # A pair 1e-13 from theta or from theta/s is blended (a typed base can put one there);
+    # the tolerance is a few roundings (8 eps), not 1e-12.
+    theta = np.array([1.0, 0.5, 0.25, 0.125, 0.0625])
+    inv = theta * np.array([1.0, 1 - 1e-13, (1 + 1e-13) / 4, 0.25, 0.2])
+    counts = data.pair_counts({"none": theta, "x": inv}, 4.0)["x"]
+    assert counts == {"kept": 1, "blended": 2, "slowed": 1, "beyond": 1}

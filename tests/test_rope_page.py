@@ -294,3 +294,39 @@ def test_a_turned_over_yarn_ramp_is_explained_where_it_happens(base, shown):
     at = open_page({**SMALL, "rope_base": base, "rope_orig": "4096"}, tab="extension")
     caption = text("en", "rope.yarn_turned_over", pairs=8, d_1=15)
     assert (caption in [c.value for c in at.caption]) == shown
+
+
+@pytest.mark.parametrize(
+    ("scaling", "query", "orig", "context"),
+    [
+        ("ntk", {"rope_orig": "4096"}, 4096, 4096),  # L = min(s L0, 4096) = L0: NTK waits
+        ("yarn", {"rope_base": "5", "rope_orig": "4096"}, 4096, 4096),  # all > 32 turns
+        ("llama3", {"rope_base": "100", "rope_orig": "4096"}, 4096, 4096),  # all > 4 turns
+        ("linear", {"rope_factor": "1"}, 512, 512),
+    ],
+)
+def test_a_method_that_keeps_every_pair_says_so_instead_of_claiming_a_change(
+    scaling, query, orig, context
+):
+    at = open_page({**SMALL, "rope_scaling": scaling, **query}, tab="extension")
+    table = next(
+        m.value for m in at.markdown if text("en", "rope.count_header", pairs=8) in m.value
+    )
+    assert f"| {text('en', f'rope.method_{scaling}')} | 8 | 0 | 0 | 0 |" in table
+    expected = text("en", f"rope.ext_unchanged_{scaling}", orig=orig, context=context, pairs=8)
+    assert expected in [c.value for c in at.caption]
+
+
+def test_the_yarn_notice_quotes_yarns_own_counts():
+    # Counted here from posenc's frequencies, independently of ui.rope_data.
+    at = open_page({**SMALL, "rope_scaling": "yarn"}, tab="extension")
+    theta = posenc.rope_frequencies(16, 10000.0)[0]
+    inv, _ = posenc.rope_frequencies(16, 10000.0, scaling="yarn", factor=4.0, original_context=512)
+    kept = int(np.isclose(inv, theta, rtol=1e-12).sum())
+    slowed = int(np.isclose(inv, theta / 4, rtol=1e-12).sum())
+    assert kept and slowed and 8 - kept - slowed
+    notice = text(
+        "en", "rope.ext_notice_yarn", kept=kept, pairs=8, slowed=slowed,
+        blended=8 - kept - slowed, context=2048,
+    )  # fmt: skip
+    assert notice in [c.value for c in at.caption]

@@ -200,7 +200,7 @@ def aligned_rows(tex: str) -> list[str] | None:
     return [r for r in rows if r] if depth == 0 else None
 
 
-def latex(tex: str, where=st) -> None:
+def latex(tex: str) -> None:
     r"""``st.latex``; on a phone, an ``aligned`` derivation becomes plain display math
     with a line break (``\``) after each row.
 
@@ -208,7 +208,7 @@ def latex(tex: str, where=st) -> None:
     phone; plain display math wraps after a relation or operator (:data:`menu.NARROW_CSS`).
     """
     rows = aligned_rows(tex) if phone() else None
-    where.latex(r" \\ ".join(rows) if rows else tex)
+    st.latex(r" \\ ".join(rows) if rows else tex)
 
 
 def fit_phone(fig):

@@ -27,7 +27,6 @@ from posenc.attention import (
     rotations,
     same_content_decay,
 )
-from posenc.rope import YARN_BETA_FAST
 from ui.figures.common import Grid, grid_from_row_means, steps
 
 # Cells per axis of a displayed heatmap: 346^2 float32 cells fit the shared cell budget
@@ -297,12 +296,12 @@ def pair_counts(inv_freq: dict, factor: float) -> dict[str, dict[str, int]]:
     """Per method, how many pairs keep ``theta_j`` (kept), lie strictly between
     ``theta_j / s`` and ``theta_j`` (blended), equal ``theta_j / s`` (slowed) or turn
     slower still (beyond: NTK's slowest pairs). ``inv_freq["none"]`` is ``theta``."""
-    theta = inv_freq["none"]
+    theta, tolerance = inv_freq["none"], 8 * np.finfo(np.float64).eps  # a few roundings
     counts = {}
     for code, inv in inv_freq.items():
         ratio = inv / theta
-        kept = np.abs(ratio - 1.0) <= 1e-12
-        slowed = ~kept & (np.abs(ratio * factor - 1.0) <= 1e-12)
+        kept = np.abs(ratio - 1.0) <= tolerance
+        slowed = ~kept & (np.abs(ratio * factor - 1.0) <= tolerance)
         beyond = ~kept & ~slowed & (ratio < 1.0 / factor)
         blended = ~kept & ~slowed & ~beyond
         masks = (kept, blended, slowed, beyond)
@@ -338,18 +337,17 @@ def extension_view(head_dim, base, layout, kind, text, seed, scaling, factor, or
             relative_scores(c.q[0], c.q[0], r, inv, layout=layout, attention_factor=factor_a) / norm
         )
         bounds[code] = decay_bound(r, inv)
+    inv_freq = {code: inv for code, (inv, _) in freqs.items()}
+    counts = pair_counts(inv_freq, factor)
     return {
         "context": context,
-        "inv_freq": {code: inv for code, (inv, _) in freqs.items()},
-        "turns": {code: rotations(inv, original) for code, (inv, _) in freqs.items()},
+        "inv_freq": inv_freq,
+        "turns": {code: rotations(inv, original) for code, inv in inv_freq.items()},
         "attention_factor": freqs[scaling][1],
-        "counts": (counts := pair_counts({code: inv for code, (inv, _) in freqs.items()}, factor)),
-        # Every pair turns more than 32 times inside L0, yet YaRN slows them all: the
-        # reference ramp (by pair index, upper end clamped to d - 1) has turned over.
-        "yarn_turned_over": bool(
-            counts["yarn"]["slowed"] == head_dim // 2
-            and (rotations(freqs["none"][0], original) > YARN_BETA_FAST).all()
-        ),
+        "counts": counts,
+        # YaRN slows even pair 0, which turns more than 32 times inside L0: the reference
+        # ramp (by pair index, its ends clamped to 0 .. d - 1) has turned over.
+        "yarn_turned_over": counts["yarn"]["slowed"] == head_dim // 2,
         "distances": r,
         "scores": scores,
         "bounds": bounds,

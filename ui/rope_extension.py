@@ -71,7 +71,9 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
     texts |= dict(names=names, height=controls.chart_height(560))
     fig = figs.extension_figure(ext["distances"], ext["scores"], ext["bounds"], orig, **texts)
     controls.plot(fig, "rope_ext_chart")
-    notice = dict(orig=orig, context=context, pairs=pairs, **ext["counts"][scaling])
-    st.caption(t(f"rope.ext_notice_{scaling}", **notice))
+    counts = ext["counts"][scaling]
+    unchanged = scaling != "none" and counts["kept"] == pairs
+    kind = "ext_unchanged" if unchanged else "ext_notice"
+    st.caption(t(f"rope.{kind}_{scaling}", orig=orig, context=context, pairs=pairs, **counts))
     table = [ext["distances"], *ext["scores"].values(), *ext["bounds"].values()]
     export.offer("rope_extension", fig, matrix=np.column_stack(table))
