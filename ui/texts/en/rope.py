@@ -108,7 +108,7 @@ TEXTS = {
     "rope.turns_slow_yarn": "plain RoPE 1 turn (YaRN uses θ/s below)",
     "rope.turns_fast_llama3": "plain RoPE 4 turns (Llama 3.1 keeps θ above)",
     "rope.turns_slow_llama3": "plain RoPE 1 turn (Llama 3.1 uses θ/s below)",
-    "rope.frequency_notice": "Notice: the speeds θⱼ on a log axis, and the full turns each pair makes inside L₀ = {orig}. Pairs with less than one turn never saw a full period in training. Linear scaling slows every pair s times; dynamic NTK, for contexts beyond L₀, changes the slow pairs most. Llama 3.1 decides by a pair's turns with plain RoPE: θⱼ above 4 turns, θⱼ/s under one, a blend between. YaRN blends by pair index, from the pair that turns 32 times to the one that turns once (indices rounded outwards and clamped to the pairs there are, as in transformers). The dashed lines mark the chosen method's thresholds (YaRN's for the others); the table counts what each method does at these settings.",
+    "rope.frequency_notice": "Notice: the speeds θⱼ (log axis) and each pair's full turns inside L₀ = {orig}; pairs under one turn never saw a full period in training. Llama 3.1 keeps θⱼ above 4 turns and uses θⱼ/s under one; YaRN ramps by pair index from the pair that turns 32 times to the one that turns once (indices rounded outwards and clamped, as in transformers). Dashed lines: the chosen method's thresholds (YaRN's for the others). The table counts what each method does here.",
     "rope.count_header": "What each method does to the {pairs} pairs (counts at these settings)",
     "rope.count_method": "method",
     "rope.count_kept": "θⱼ kept",

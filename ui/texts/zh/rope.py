@@ -108,7 +108,7 @@ TEXTS = {
     "rope.turns_slow_yarn": "原始 RoPE 1 圈（低于此线 YaRN 使用 θ/s）",
     "rope.turns_fast_llama3": "原始 RoPE 4 圈（高于此线 Llama 3.1 保持 θ 不变）",
     "rope.turns_slow_llama3": "原始 RoPE 1 圈（低于此线 Llama 3.1 使用 θ/s）",
-    "rope.frequency_notice": "请注意：对数坐标下的转速 θⱼ，以及各分量对在 L₀ = {orig} 内转过的完整圈数。不足一圈的分量对在训练中从未见过完整周期。线性插值让所有分量对都慢 s 倍；dynamic NTK 在上下文超过 L₀ 时对慢的分量对改变最大。Llama 3.1 按分量对在原始 RoPE 下的圈数决定：4 圈以上保持 θⱼ，不足一圈用 θⱼ/s，中间做混合。YaRN 按分量对下标做混合，从转 32 圈的分量对到转 1 圈的分量对（下标向外取整，并截断在现有的分量对范围内，与 transformers 相同）。虚线标出所选方法的阈值（其他方法显示 YaRN 的）；下表统计了在当前设置下各方法如何处理各分量对。",
+    "rope.frequency_notice": "请注意：转速 θⱼ（对数坐标）以及各分量对在 L₀ = {orig} 内转过的完整圈数；不足一圈的分量对在训练中从未见过完整周期。Llama 3.1 在 4 圈以上保持 θⱼ，不足一圈用 θⱼ/s；YaRN 按分量对下标做斜坡，从转 32 圈的分量对到转 1 圈的分量对（下标向外取整并截断，与 transformers 相同）。虚线：所选方法的阈值（其他方法显示 YaRN 的）。下表统计各方法在当前设置下的处理。",
     "rope.count_header": "各方法对 {pairs} 个分量对的处理（当前设置下的个数）",
     "rope.count_method": "方法",
     "rope.count_kept": "保持 θⱼ",
