@@ -232,7 +232,7 @@ def test_chinese_texts():
 
 # What each tab must say at the largest settings.
 NOTICES = {
-    "evolution": ["block means", "view shows the first 1024 of the 8192 positions"],
+    "evolution": ["block means", "panels show the first 1024 of the 8192 positions"],
     "criteria": ["among the first 8192 of the 16384 positions"],  # closest pair at 2L
     "counter": [],
     "steps": ["smallest and largest value of every group"],
