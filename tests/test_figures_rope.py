@@ -132,6 +132,7 @@ def test_frequency_figure_uses_a_log_axis_and_marks_thresholds():
     # The upper line's label sits above it, the lower one's below: 4 and 1 turns are
     # ~20 px apart on a phone, and labels above both lines ran into each other.
     assert [a.yanchor for a in fig.layout.annotations] == ["bottom", "top"]
+    assert all(a.bgcolor for a in fig.layout.annotations)  # legible over the curves
 
 
 # ---------------------------------------------------------------- computations
