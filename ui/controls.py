@@ -202,7 +202,7 @@ def aligned_rows(tex: str) -> list[str] | None:
 
 def latex(tex: str) -> None:
     r"""``st.latex``; on a phone, an ``aligned`` derivation becomes plain display math
-    with a line break (``\``) after each row.
+    with a line break (``\\``) after each row.
 
     Aligned math is one table that cannot wrap, and the derivations are wider than a
     phone; plain display math wraps after a relation or operator (:data:`menu.NARROW_CSS`).
