@@ -99,18 +99,28 @@ def test_a_bad_link_value_is_explained_in_the_pages_language(lang, fragment):
     assert f"rot_pair{'：' if lang == 'zh' else ':'}" in notice and fragment in notice, notice
 
 
-def test_a_text_module_reloaded_by_a_running_server_is_read_again(monkeypatch):
-    """Streamlit drops an edited module from sys.modules and imports it again on the next
-    run; the merged texts must follow (a cached copy gave KeyError for new keys)."""
+def test_a_text_edited_on_a_running_server_is_read_after_streamlit_reloads_the_app(
+    monkeypatch,
+):
+    """On a file change Streamlit evicts every module of the app from sys.modules
+    (``LocalSourcesWatcher``), ``ui.texts`` included, and the next run imports them
+    again: the catalogue merged at import must then hold the edited text."""
+    import importlib
     import sys
     import types
 
-    name = "ui.texts.en.home"
-    before = text("en", "home.title")
-    edited = types.ModuleType(name)
-    edited.TEXTS = {**sys.modules[name].TEXTS, "home.added_by_an_edit": "new"}
-    monkeypatch.setitem(sys.modules, name, edited)
-    assert text("en", "home.added_by_an_edit") == "new"
-    assert text("en", "home.title") == before
-    monkeypatch.undo()
-    assert "home.added_by_an_edit" not in catalogue("en")
+    for name in [n for n in sys.modules if n == "ui.texts" or n.startswith("ui.texts.")]:
+        monkeypatch.delitem(sys.modules, name)
+    edited = types.ModuleType("ui.texts.en.home")  # the file as it is after the edit
+    edited.TEXTS = {**importlib.import_module("ui.texts.en.home").TEXTS, "home.added": "new"}
+    monkeypatch.setitem(sys.modules, "ui.texts.en.home", edited)
+    monkeypatch.delitem(sys.modules, "ui.texts")
+    reloaded = importlib.import_module("ui.texts")
+    assert reloaded.text("en", "home.added") == "new"
+    assert reloaded.text("en", "home.title") == text("en", "home.title")
+    assert "home.added" not in catalogue("en")  # the catalogue this test started with
+
+
+def test_every_session_shares_one_read_only_catalogue():
+    with pytest.raises(TypeError):
+        catalogue("en")["home.title"] = "changed by one session for all"
