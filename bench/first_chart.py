@@ -131,13 +131,6 @@ class BareServer:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def url_path(page_path: str) -> str:
-    """``pages/2_Wavelengths.py`` -> ``/Wavelengths`` (Streamlit's legacy page URLs)."""
-    if page_path == "app.py":
-        return "/"
-    return "/" + re.sub(r"^[0-9]+_*", "", Path(page_path).stem)
-
-
 def first_chart_ms(browser, url: str, timeout_ms: float) -> tuple[float, int, list[str]]:
     """One cold load: (ms to first chart, exceptions shown, console errors)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -189,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     # "bare": the reference of the target; "bare page URL": the same page at /chart.
-    pages = {p.name: url_path(p.path) for p in menu.PAGES}
+    pages = {p.name: p.url_path for p in menu.PAGES}
     targets = {"bare": None, "bare page URL": None, **pages}
     print(f"# time to first chart (headless Chromium), median of {loads} cold loads")
     print("pages:", ", ".join(f"{name} {path}" for name, path in targets.items() if path))

@@ -73,12 +73,6 @@ APP_IDLE = (
 )
 
 
-def url_path(page_path: str) -> str:
-    if page_path == "app.py":
-        return "/"
-    return "/" + re.sub(r"^[0-9]+_*", "", Path(page_path).stem)
-
-
 @dataclass
 class Tally:
     latencies: dict[str, list[float]] = field(default_factory=dict)
@@ -142,7 +136,7 @@ class Session:
         timeout_ms = self.args.open_timeout * 1000
         started = time.monotonic()
         try:
-            await page.goto(self.base + url_path(menu_path(self.name)), timeout=timeout_ms)
+            await page.goto(self.base + menu_url(self.name), timeout=timeout_ms)
             await page.wait_for_function(APP_IDLE, timeout=timeout_ms)
             await page.get_by_role("slider").first.wait_for(timeout=timeout_ms)
             self.tally.opening.append(time.monotonic() - started)
@@ -230,8 +224,8 @@ async def phase(browser, base: str, names: list[str], seconds: float, tally: Tal
         await asyncio.gather(*(s.close() for s in sessions))
 
 
-def menu_path(page_name: str) -> str:
-    return next(p.path for p in menu.PAGES if p.name == page_name)
+def menu_url(page_name: str) -> str:
+    return next(p.url_path for p in menu.PAGES if p.name == page_name)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -14,13 +14,6 @@ pytestmark = pytest.mark.browser
 CHART = "[data-testid=stPlotlyChart] .main-svg"
 
 
-def url_path(page) -> str:
-    """pages/1_Heatmap.py -> /Heatmap; app.py -> /"""
-    if page.path == "app.py":
-        return "/"
-    return "/" + page.path.split("/")[-1].removesuffix(".py").split("_", 1)[1]
-
-
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari"
 
 
@@ -63,7 +56,7 @@ def test_home_page_opens_without_exception(server, page):
 @pytest.mark.parametrize("entry", menu.PAGES, ids=lambda p: p.name)
 def test_every_menu_page_draws_its_charts_without_errors(server, page, entry):
     no_network_outside(page, server)
-    page.goto(server.url + url_path(entry))
+    page.goto(server.url + entry.url_path)
     wait_for_app(page)
     page.wait_for_selector(CHART, timeout=60_000)
     assert page.locator("[data-testid=stException]").count() == 0
@@ -95,7 +88,7 @@ def test_deep_link_as_first_visit_to_a_fresh_server_shows_view_and_menu(page):
     fresh = start_server()
     try:
         target = menu.PAGES[-1]
-        page.goto(f"{fresh.url}{url_path(target)}?lang=zh&d_model=16")
+        page.goto(f"{fresh.url}{target.url_path}?lang=zh&d_model=16")
         wait_for_app(page)
         page.wait_for_selector(CHART, timeout=60_000)
         sidebar = page.locator("[data-testid=stSidebar]")
@@ -122,8 +115,8 @@ def test_menu_navigation_keeps_shared_settings_in_view_and_address(server, page)
     page.goto(server.url + "/?d_model=16&seq_len=30&lang=zh")
     wait_for_app(page)
     for entry in menu.PAGES[1:]:
-        page.locator(f"[data-testid=stSidebar] a[href^='{url_path(entry)[1:]}?']").first.click()
-        page.wait_for_url(f"**{url_path(entry)}?*")
+        page.locator(f"[data-testid=stSidebar] a[href^='{entry.url_path[1:]}?']").first.click()
+        page.wait_for_url(f"**{entry.url_path}?*")
         wait_for_app(page)
         assert "d_model=16" in page.url and "seq_len=30" in page.url and "lang=zh" in page.url
         sliders = page.locator("[data-testid=stSidebar] [data-testid=stSlider]").all_inner_texts()
@@ -139,7 +132,7 @@ def test_clicking_each_lazy_tab_runs_it_and_puts_it_in_the_address(server, page,
     """A click on a tab reruns the page with that tab open: its content appears (charts
     drawn where it has any), the address names the tab, and nothing fails."""
     spec = tab_spec(entry)
-    page.goto(server.url + url_path(entry))
+    page.goto(server.url + entry.url_path)
     wait_for_app(page)
     for name, opened in tabs(entry)[1:] + tabs(entry)[:1]:  # end on the first tab
         label = opened[spec.key]

@@ -23,6 +23,14 @@ class PageEntry(NamedTuple):
     icon: str
     name: str  # page id: its specs live in ui.specs.<name>, its texts under "<name>."
 
+    @property
+    def url_path(self) -> str:
+        """The page's address on the server, Streamlit's legacy page URL:
+        ``pages/2_Wavelengths.py`` -> ``/Wavelengths``, ``app.py`` -> ``/``."""
+        if self.path == "app.py":
+            return "/"
+        return "/" + Path(self.path).stem.split("_", 1)[1]
+
 
 ROOT = Path(__file__).resolve().parents[1]
 
