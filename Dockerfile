@@ -1,6 +1,12 @@
 # PosEnc Explorer for Hugging Face Spaces (Docker SDK: `sdk: docker`, `app_port: 8501`)
 # or any Docker host. Runtime dependencies only (requirements.txt); runs as uid 1000.
-FROM python:3.12-slim
+# The Debian release is pinned (bookworm, the release CI's Chromium comes from); the tag
+# still moves with Python 3.12 patch releases. Pin the digest where you build:
+# `docker pull python:3.12-slim-bookworm` and replace the tag by the `RepoDigests`
+# entry of `docker image inspect`. It is not pinned here because no image registry is
+# reachable where this file is written and tested, and an unverified digest is worse
+# than a tag.
+FROM python:3.12-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
