@@ -12,6 +12,11 @@ seq_len, d_model, base = controls.shared_controls()
 
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
+# The five source articles, named once: the pages call them by these short names.
+SOURCES = ("overview", "binary", "rope", "evolution", "gentle")
+with st.popover(t("home.sources"), icon=":material/menu_book:"):  # drawn when opened
+    st.markdown(t("home.sources_intro"))
+    st.markdown("\n".join(f"- {t(f'home.source_{name}')}" for name in SOURCES))
 
 st.header(t("home.why_header"))
 st.markdown(t("home.why"))

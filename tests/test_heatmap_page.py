@@ -266,7 +266,7 @@ def test_sentence_sets_the_rows_and_hides_the_length_slider():
 def test_a_long_sentence_is_capped_with_a_notice():
     at = open_page({"hm_sentence": " ".join(str(k % 10) for k in range(90))})  # 179 chars
     assert table_z(at).shape[0] == MAX_TOKENS
-    assert f"The sentence has 90 words; the first {MAX_TOKENS} are used." in captions(at)
+    assert f"The sentence has 90 tokens; the first {MAX_TOKENS} are used." in captions(at)
 
 
 @pytest.mark.parametrize(
@@ -275,7 +275,7 @@ def test_a_long_sentence_is_capped_with_a_notice():
 def test_add_vs_concatenate_counts_the_weights_of_a_projection_at_this_d(d_model, add, concat):
     at = open_page({"d_model": d_model, "seq_len": 5}, tab="embedding")
     box = at.expander[0]
-    assert box.label == "Why add rather than concatenate? (seed 000)"
+    assert box.label == "Why add rather than concatenate? (overview article)"
     assert "W_E E_p + W_{PE}" in box.latex[0].value
     assert f"at d = {d_model} each d → d projection" in box.markdown[0].value
     assert f"would need {concat} weights instead of {add}" in box.markdown[0].value

@@ -125,7 +125,8 @@ def test_attention_views_normalise_rows_causally_or_over_every_key(view):
 def test_pair_tab_walks_through_seed_002s_proof_with_its_numbers():
     at = open_page({**SMALL, "rope_m": "9", "rope_n": "4"}, tab="pair")
     assert_ok(at)
-    assert at.expander[0].label == "Step by step: seed 002's proof, with this pair's numbers"
+    label = "Step by step: the RoPE article's proof, with this pair's numbers"
+    assert at.expander[0].label == label
     steps = at.expander[0].latex
     assert "Re" in steps[0].value and "g\\end{aligned}" in steps[0].value
     g, score = (float(v) for v in re.findall(r"= (-?\d+\.\d{6})", steps[1].value)[-2:])

@@ -203,7 +203,7 @@ def test_moving_p_moves_the_highlight_but_not_the_arc():
     assert fig["data"][2]["name"] == arc_before
     open_tab(at, "conventions")  # p is a page control: kept across the tabs
     assert at.slider(key="rot_p").value == 123
-    assert "p = 123" in markdown(at, "**Seed 000")
+    assert "p = 123" in markdown(at, "**Overview article")
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "split"])
@@ -211,7 +211,7 @@ def test_seed_003s_clockwise_formula_lands_on_pe_at_p_plus_k(layout):
     query = {"rot_p": "40", "rot_k": "-7.5", "rot_pair": "2", "d_model": "16", "rot_layout": layout}
     at = open_page(query, tab="conventions")
     steps = at.expander[0]
-    assert steps.label == "Where the rotation matrix comes from (seed 003)"
+    assert steps.label == "Where the rotation matrix comes from (evolution article)"
     assert "B \\to -B" in steps.latex[0].value
     # B = omega_2 k, x1 = ..., y1 = ...: the last two numbers are (sin, cos) of omega (p + k).
     x1, y1 = (float(v) for v in re.findall(r"= (-?\d+\.\d{6})", steps.latex[1].value)[-2:])

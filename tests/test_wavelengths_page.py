@@ -335,7 +335,7 @@ def test_bad_url_values_give_a_notice_naming_the_setting(key):
 def test_chinese_texts_with_lang_zh():
     at = open_page({"lang": "zh"})
     assert at.title[0].value == "波长与频率"
-    assert at.button(key="wl_preset_003").label.startswith("原文 003")
+    assert at.button(key="wl_preset_003").label.startswith("演进篇")
     index = len(specs.TAB_NAMES) + specs.TAB_NAMES.index("forms")
     forms = open_page({"lang": "zh", specs.TAB.key: specs.TAB.options[index]})
     assert draws(forms, "forms"), chart_ids(forms)  # the Chinese label opened the forms tab

@@ -24,6 +24,7 @@ from ui import controls
 from ui.figures.common import Grid, block_means, grid_from_row_means, steps
 from ui.figures.heatmap import pair_kind, toeplitz_block_means
 from ui.i18n import t
+from ui.rope_data import tokenize
 from ui.specs import heatmap as spec
 from ui.specs.heatmap import MAX_TOKENS
 
@@ -34,9 +35,10 @@ EMBED_ROWS, EMBED_COLS = 100, 128
 
 
 def tokens(sentence: str) -> tuple[list[str], int]:
-    """Whitespace tokens of ``sentence`` (at most ``MAX_TOKENS``) and how many it had."""
-    words = sentence.split()
-    return words[:MAX_TOKENS], len(words)
+    """The tokens of ``sentence`` as typed (at most ``MAX_TOKENS``) and how many it had:
+    words, single CJK characters and punctuation marks, as on the RoPE page."""
+    found = tokenize(sentence, lower=False)
+    return list(found[:MAX_TOKENS]), len(found)
 
 
 def apply_preset(values: dict, *, show_table: bool = False) -> None:

@@ -80,9 +80,16 @@ class ScoreView(NamedTuple):
     tokens: tuple[str, ...]
 
 
-def tokenize(text: str) -> tuple[str, ...]:
-    """Lower-cased words, single CJK characters and punctuation marks."""
-    return tuple(_TOKEN.findall(text.lower()))
+def tokenize(text: str, *, lower: bool = True) -> tuple[str, ...]:
+    """Words, single CJK characters and punctuation marks, lower-cased unless ``lower`` is
+    False (the Heatmap page labels its rows with the tokens as typed).
+
+    >>> tokenize("I am a robot.", lower=False)
+    ('I', 'am', 'a', 'robot', '.')
+    >>> len(tokenize("我是一个机器人"))
+    7
+    """
+    return tuple(_TOKEN.findall(text.lower() if lower else text))
 
 
 def token_vector(token: str, dim: int, seed: int) -> np.ndarray:

@@ -1,6 +1,13 @@
 TEXTS = {
     "home.title": "PosEnc Explorer",
     "home.intro": "Positional encodings of Transformers, computed exactly and shown interactively: the sinusoidal table of *Attention Is All You Need*, why it is built that way, and rotary embeddings (RoPE) with their context-extension variants.",
+    "home.sources": "Sources: the five articles",
+    "home.sources_intro": "The app reproduces five Chinese articles on positional encoding, figure by figure. Its pages call them by the short names in bold.",
+    "home.source_overview": "**The overview article**: 《Transformer中的位置编码》 (*Positional Encoding in the Transformer*). Why positions are needed, the two naive schemes and the four criteria (this page); the L = 50, d = 128 heatmap and why add rather than concatenate (PE heatmap); the proof that PE[p + k] = PE[p] T(k) (Rotation T(k)).",
+    "home.source_binary": "**The binary-counter article**: 《Transformer中的Positional Encoding》 (*Positional Encoding in the Transformer*, 2020). The design goals and the 4-bit binary counter, the intuition behind sin/cos pairs (Binary vs sinusoid).",
+    "home.source_rope": "**The RoPE article**: 《位置编码》 (*Positional Encoding*). Absolute vs relative encodings, rotary position embedding and the proof that its score depends only on m − n (RoPE attention).",
+    "home.source_evolution": "**The evolution article**: 《Transformer模型详解02-Positional Encoding(位置编码)》 (*The Transformer Model in Detail, 02: Positional Encoding*). From the integer index to sin/cos pairs, the d = 3 loop, the volume knobs, sine basics and wavelengths, the rotation with column vectors, the log-space `div_term` (Binary vs sinusoid, Wavelengths, Rotation T(k)).",
+    "home.source_gentle": "**The Gentle Introduction**: 《变压器模型位置编码的温和介绍，第一部分》, a Chinese translation of *A Gentle Introduction to Positional Encoding in Transformer Models, Part 1* (machinelearningmastery.com). The “I am a robot” 4 × 4 table, the 100 × 512 matrix, the sines of positions 0, 4, 8, 12, and word embedding + positional encoding (PE heatmap, Wavelengths).",
     "home.why_header": "Why a Transformer needs position information",
     "home.why": "Self-attention compares every token with every other token and sums the results. Shuffle the tokens and each output is shuffled the same way, nothing else changes: *dog bites man* and *man bites dog* look alike. An RNN reads in order and knows positions for free; a Transformer must be told. So a position signal is added to each word embedding.",
     "home.naive_header": "Two naive schemes and why they fail",
