@@ -56,6 +56,7 @@ else:
 with left:
     layout = controls.choice(
         spec.LAYOUT, t("heatmap.layout"), t("heatmap.layout_help"),
+        labels=[t(f"common.layout_{code}") for code in spec.LAYOUT.options],
         captions=[t("heatmap.layout_interleaved"), t("heatmap.layout_split")],
     )  # fmt: skip
 with middle:
@@ -63,7 +64,7 @@ with middle:
 with right:
     framework = controls.choice(
         spec.FRAMEWORK, t("heatmap.framework"), t("heatmap.framework_help"),
-        captions=[t(f"heatmap.fw_name_{name}") for name in spec.FRAMEWORK.options],
+        labels=[t(f"heatmap.fw_name_{name}") for name in spec.FRAMEWORK.options],
     )  # fmt: skip
 try:  # posenc decides; only fairseq at d = 2 refuses (it divides by d/2 - 1)
     omega = framework_frequencies(framework, d_model, base)
@@ -123,9 +124,12 @@ with tabs["frameworks"]:
         for column, name in zip(controls.cells(len(FRAMEWORKS)), FRAMEWORKS, strict=True):
             label = t(f"heatmap.fw_name_{name}")
             column.button(
-                name, key=f"hm_fw_{name}", on_click=data.apply_preset,
+                label, key=f"hm_fw_{name}", on_click=data.apply_preset,
                 args=({"hm_framework": name, "hm_layout": NATIVE_LAYOUT[name]},),
-                help=t("heatmap.fw_preset_help", name=label, layout=NATIVE_LAYOUT[name]),
+                help=t(
+                    "heatmap.fw_preset_help",
+                    name=label, layout=t(f"common.layout_{NATIVE_LAYOUT[name]}"),
+                ),
                 disabled=differences[name] is None, width="stretch",
             )  # fmt: skip
         name = t(f"heatmap.fw_name_{framework}")

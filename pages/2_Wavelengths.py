@@ -107,7 +107,7 @@ def vector_tab() -> None:
         specs.VEC_MODE,
         t("wavelengths.vec_mode"),
         t("wavelengths.vec_mode_help"),
-        captions=[t(f"wavelengths.vec_mode_{m}") for m in specs.VEC_MODE.options],
+        labels=[t(f"wavelengths.vec_mode_{m}") for m in specs.VEC_MODE.options],
         container=vec_cols[1],
     )
     count = controls.slider(

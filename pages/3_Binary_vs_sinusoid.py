@@ -172,7 +172,7 @@ def loops_tab() -> None:
             st.subheader(t(f"binary.{kind}"))
             omegas = [
                 float(controls.number(
-                    spec, t("binary.w", i=i), t("binary.w_help", i=i, name=spec.key),
+                    spec, t("binary.w", i=i), t("binary.w_help", i=i),
                     container=box, format="%g",
                 ))
                 for i, (spec, box) in enumerate(zip(specs, st.columns(3), strict=True))
@@ -209,7 +209,8 @@ def distance_tab() -> None:
     st.subheader(t("binary.distance_header"))
     st.markdown(t("binary.distance_intro"))
     scheme = controls.choice(
-        SCHEME, t("binary.scheme"), t("binary.scheme_help"), captions=list(names.values())
+        SCHEME, t("binary.scheme"), t("binary.scheme_help"),
+        labels=[names[code] for code in SCHEME.options],
     )
     shown = min(seq_len, MAX_DISTANCE)
     grid = distance_grid(scheme, seq_len, d_model, base, shown)

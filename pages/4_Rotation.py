@@ -47,7 +47,7 @@ def check_tab() -> None:
     st.latex(figs.CHECK_FORMULA)
     coef = controls.choice(
         specs.COEF, t("rotation.coef"), t("rotation.coef_help"),
-        captions=[t(f"rotation.coef_{name}") for name in specs.COEF.options],
+        labels=[t(f"rotation.coef_{name}") for name in specs.COEF.options],
     )  # fmt: skip
     if coef in figs.COEFFICIENT_FORMULAS:
         st.latex(figs.COEFFICIENT_FORMULAS[coef])
@@ -163,7 +163,7 @@ def fit_tab() -> None:
         specs.FIT,
         t("rotation.fit"),
         t("rotation.fit_help"),
-        captions=[t("rotation.fit_spread"), t("rotation.fit_sequence")],
+        labels=[t("rotation.fit_spread"), t("rotation.fit_sequence")],
     )
     view = data.fit(seq_len, d_model, base, k, layout, kind)
     fit = view.fit
@@ -226,6 +226,7 @@ layout = controls.choice(
     specs.LAYOUT,
     t("rotation.layout"),
     t("rotation.layout_help"),
+    labels=[t(f"common.layout_{code}") for code in specs.LAYOUT.options],
     captions=[t("rotation.layout_interleaved"), t("rotation.layout_split")],
     container=top[2],
 )

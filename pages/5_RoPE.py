@@ -17,11 +17,12 @@ base = controls.number(sp.BASE, t("rope.base"), t("rope.base_help"), container=b
 length = controls.slider(sp.LENGTH, t("rope.length"), t("rope.length_help"), container=bar)
 layout = controls.choice(
     sp.LAYOUT, t("rope.layout"), t("rope.layout_help"), container=bar,
+    labels=[t(f"common.layout_{code}") for code in sp.LAYOUT.options],
     captions=[t(f"rope.layout_pairs_{code}") for code in sp.LAYOUT.options],
 )  # fmt: skip
 kinds = [t(f"rope.content_{name}") for name in sp.CONTENT.options]
 kind = controls.choice(
-    sp.CONTENT, t("rope.content"), t("rope.content_help"), captions=kinds, container=bar
+    sp.CONTENT, t("rope.content"), t("rope.content_help"), labels=kinds, container=bar
 )
 text = sp.TEXT.default
 if kind == "sentence":
@@ -91,7 +92,7 @@ with tabs["scores"]:
         scale = controls.toggle(sp.SCALE, t("rope.scale"), t("rope.scale_help"), container=left)
         how = controls.choice(
             sp.VIEW, t("rope.view"), t("rope.view_help"), container=right,
-            captions=[t(f"rope.view_{code}") for code in sp.VIEW.options],
+            labels=[t(f"rope.view_{code}") for code in sp.VIEW.options],
         )  # fmt: skip
         st.latex(FORMULAS["scores_all" if how == "attention_all" else "scores"])
         args = (*model, length, layout, *content, scale, how)
@@ -144,8 +145,8 @@ with tabs["pair"]:
 
 with tabs["decay"]:
     if tabs["decay"].open:
-        captions = [t("rope.decay_bound"), t("rope.decay_same")]
-        decay = controls.choice(sp.DECAY, t("rope.decay"), t("rope.decay_help"), captions=captions)
+        labels = [t(f"rope.decay_{code}") for code in sp.DECAY.options]
+        decay = controls.choice(sp.DECAY, t("rope.decay"), t("rope.decay_help"), labels=labels)
         st.latex(FORMULAS[decay])
         curves = data.decay_curves(*model, length, decay, sp.DECAY_BASES)
         names = {b: t("rope.base_label", base=f"{b:,.0f}") for b in curves}

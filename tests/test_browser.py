@@ -74,7 +74,7 @@ def test_moving_a_slider_redraws_the_chart(server, page):
     page.wait_for_selector(CHART)
     rows = "() => document.querySelector('.js-plotly-plot')?._fullData?.[0]?.z?.length"
     assert page.evaluate(rows) == 10
-    slider = page.get_by_role("slider", name="Sequence length L (seq_len)")
+    slider = page.get_by_role("slider", name="Sequence length L")
     slider.focus()
     slider.press("ArrowRight")
     slider.press("ArrowRight")
@@ -120,7 +120,7 @@ def test_menu_navigation_keeps_shared_settings_in_view_and_address(server, page)
         wait_for_app(page)
         assert "d_model=16" in page.url and "seq_len=30" in page.url and "lang=zh" in page.url
         sliders = page.locator("[data-testid=stSidebar] [data-testid=stSlider]").all_inner_texts()
-        shared = [text for text in sliders if "(d_model)" in text]
+        shared = [text for text in sliders if "模型维度 d" in text]  # its zh label
         if shared:  # pages that draw the shared controls show the carried value
             assert "16" in shared[0].split("\n")
 
@@ -166,13 +166,13 @@ def test_the_address_keeps_the_open_tab_across_a_language_switch_and_reload(serv
 
     page.goto(server.url + "/Rotation?rot_tab=Circle&rot_k=5")
     assert open_tab_and_query()[0] == "Circle"
-    page.locator("[data-testid=stSidebar] label").filter(has_text="zh").first.click()
+    page.locator("[data-testid=stSidebar] label").filter(has_text="中文").first.click()
     page.wait_for_function("() => new URLSearchParams(location.search).get('rot_tab') === '圆周'")
     selected, query = open_tab_and_query()
     assert selected == "圆周" and query["lang"] == "zh" and query["rot_k"] == "5"
     page.reload()
     assert open_tab_and_query() == (selected, query)
-    page.locator("[data-testid=stSidebar] label").filter(has_text="en").first.click()
+    page.locator("[data-testid=stSidebar] label").filter(has_text="English").first.click()
     page.wait_for_function("() => new URLSearchParams(location.search).get('rot_tab') === 'Circle'")
     assert open_tab_and_query()[0] == "Circle"
     # A link in the other language opens its tab and keeps it in the address.

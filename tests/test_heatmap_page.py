@@ -455,7 +455,7 @@ def test_seed_preset_leaves_sentence_mode_in_the_browser(server, page):
     wait_for_app(page)
     z = np.array(page.evaluate(TABLE_Z), dtype=np.float64)
     np.testing.assert_allclose(z, peer("torch_pe_f64_L50_d128"), atol=1e-7)
-    assert page.get_by_role("slider", name="Sequence length L (seq_len)").count() == 1
+    assert page.get_by_role("slider", name="Sequence length L").count() == 1
     assert "d_model=128" in page.url or "d_model" not in page.url
     _no_exception(page)
 

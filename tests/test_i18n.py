@@ -8,6 +8,7 @@ from conftest import run_page
 
 from ui import params
 from ui.specs import rope as rope_specs
+from ui.specs import setting_label
 from ui.specs import wavelengths as wl_specs
 from ui.texts import LANGUAGES, catalogue, text
 
@@ -96,7 +97,9 @@ def test_every_param_text_is_raised_by_some_bad_value():
 def test_a_bad_link_value_is_explained_in_the_pages_language(lang, fragment):
     at = run_page("4_Rotation.py", {"lang": lang, "rot_pair": "3.7"})
     notice = " ".join(w.value for w in at.warning)
-    assert f"rot_pair{'：' if lang == 'zh' else ':'}" in notice and fragment in notice, notice
+    label = setting_label(lang, "rot_pair")  # named by its label, not its URL key (#20)
+    assert f"{label}{'：' if lang == 'zh' else ':'}" in notice and fragment in notice, notice
+    assert "rot_pair" not in notice, notice
 
 
 def test_a_text_edited_on_a_running_server_is_read_after_streamlit_reloads_the_app(

@@ -281,15 +281,32 @@ def _widget_arguments(spec, *, set_by_code: bool) -> dict:
     State, when passing it makes Streamlit warn on screen.
     """
     carried = spec in CARRIED
-    arguments = {} if carried else {"bind": "query-params"}
+    arguments = {} if _synced(spec) else {"bind": "query-params"}
     if not set_by_code:
         start = menu.carried_values().get(spec.key, spec.default) if carried else spec.default
+        if _synced(spec) and not carried:
+            start = _url_value(spec)
         arguments["value"] = start
     return arguments
 
 
+def _synced(spec) -> bool:
+    """Whether ``spec``'s URL value is read and written here, not by Streamlit: the
+    carried settings, and choices (a bound radio writes its displayed, translated label
+    into the URL; the URL keeps the option's code, the same in both languages)."""
+    return spec in CARRIED or isinstance(spec, ChoiceParam)
+
+
+def _url_value(spec):
+    """The URL's (valid) value of ``spec``, else its default."""
+    try:
+        return spec.parse(st.query_params[spec.key])
+    except (KeyError, ValueError):
+        return spec.default
+
+
 def _sync_url(spec, value) -> None:
-    if spec not in CARRIED:
+    if not _synced(spec):
         return
     if value != spec.default:
         st.query_params[spec.key] = _as_text(value)
@@ -381,15 +398,21 @@ def choice(
     label: str,
     help: str,
     *,
+    labels: Sequence[str],
     captions: Sequence[str] | None = None,
     container=st,
     horizontal: bool = True,
 ):
-    """A radio of the spec's options, shown as their URL codes.
+    """A radio of the spec's options, shown as ``labels`` (words in the reader's
+    language, one per option) and kept in the URL as the option's code.
 
-    A bound radio writes its *displayed* label into the URL, so the options are shown
-    as they are (``split``, ``zh``) and translations go into ``captions`` and help.
+    Streamlit 1.67's ``bind="query-params"`` writes a radio's *displayed* label into
+    the URL (and only accepts a label there), so a link made in Chinese would not open
+    in English. The radio is therefore not bound: it starts from the URL's code
+    (``_widget_arguments``) and ``_sync_url`` writes the code, as for the carried
+    settings. The value returned is the code.
     """
+    shown = dict(zip(spec.options, labels, strict=True))
 
     def draw(initial: dict):
         initial = dict(initial)
@@ -398,6 +421,7 @@ def choice(
         return container.radio(
             label,
             spec.options,
+            format_func=lambda code: shown.get(code, code),
             key=spec.key,
             help=help,
             captions=captions,
@@ -433,8 +457,8 @@ def language_switch() -> str:
     return choice(
         LANG,
         "Language / 语言",
-        "English or Chinese; kept in the URL as lang=en or lang=zh.",
-        captions=["English", "中文"],
+        "English or Chinese / 英文或中文",
+        labels=["English", "中文"],
         container=st.sidebar,
     )
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.params import LANG
+from ui.params import LANG, ParamError
+from ui.specs import setting_label
 from ui.texts import TextError, text
 
 
@@ -19,7 +20,13 @@ def t(key: str, **values) -> str:
 
 
 def say(error: ValueError) -> str:
-    """An error's message in the current language (English for a plain ``ValueError``)."""
+    """An error's message in the current language (English for a plain ``ValueError``).
+
+    A setting named in the error (field ``name``: its URL key) is named by its label.
+    """
     if isinstance(error, TextError):
-        return t(error.key, **error.fields)
+        fields = dict(error.fields)
+        if isinstance(error, ParamError) and "name" in fields:
+            fields["name"] = setting_label(lang(), fields["name"])
+        return t(error.key, **fields)
     return str(error)

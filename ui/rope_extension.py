@@ -37,7 +37,7 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
     c1, c2, c3 = st.columns(3)
     scaling = controls.choice(
         sp.SCALING, t("rope.scaling"), t("rope.scaling_help"), container=c1,
-        captions=[t(f"rope.method_{code}") for code in sp.SCALING.options],
+        labels=[t(f"rope.method_{code}") for code in sp.SCALING.options],
     )  # fmt: skip
     factor = controls.number(sp.FACTOR, t("rope.factor"), t("rope.factor_help"), container=c2)
     orig = controls.slider(sp.ORIGINAL, t("rope.orig"), t("rope.orig_help"), container=c3)

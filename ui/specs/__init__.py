@@ -3,6 +3,72 @@
 from ui.params import ChoiceParam
 from ui.texts import LANGUAGES, text
 
+# The on-screen label of every setting, by URL key: (text key, fields) parts, joined.
+# Notices name a setting by its label in the reader's language, never by its key.
+_W = {f"bin_{band}_w{i}": (("binary." + ("high" if band == "hi" else "low"), {}),
+                           ("binary.w", {"i": i})) for band in ("hi", "lo") for i in range(3)}  # fmt: skip
+LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
+    "seq_len": (("common.seq_len", {}),),
+    "d_model": (("common.d_model", {}),),
+    "base": (("common.base", {}),),
+    "lang": (("common.language", {}),),
+    "present": (("common.present", {}),),
+    "hm_layout": (("heatmap.layout", {}),),
+    "hm_group": (("heatmap.group", {}),),
+    "hm_framework": (("heatmap.framework", {}),),
+    "hm_sentence": (("heatmap.sentence", {}),),
+    "hm_seed": (("heatmap.seed", {}),),
+    "hm_sim_row": (("heatmap.sim_row", {}),),
+    "wl_bases": (("wavelengths.bases", {}),),
+    "wl_dims": (("wavelengths.dims", {}),),
+    "wl_positions": (("wavelengths.positions", {}),),
+    "wl_vec_mode": (("wavelengths.vec_mode", {}),),
+    "wl_vec_count": (("wavelengths.vec_count", {}),),
+    "wl_clock_p": (("wavelengths.clock_p", {}),),
+    "wl_clock_step": (("wavelengths.clock_step", {}),),
+    "wl_dials": (("wavelengths.dials", {}),),
+    "wl_sin_a": (("wavelengths.sin_a", {}),),
+    "wl_sin_b": (("wavelengths.sin_b", {}),),
+    "wl_sin_c": (("wavelengths.sin_c", {}),),
+    "wl_sin_d": (("wavelengths.sin_d", {}),),
+    "bin_k": (("binary.k", {}),),
+    "bin_bits": (("binary.bits", {}),),
+    "bin_gap": (("binary.gap", {}),),
+    **_W,
+    "bin_scheme": (("binary.scheme", {}),),
+    "rot_k": (("rotation.k", {}),),
+    "rot_pair": (("rotation.pair", {}),),
+    "rot_p": (("rotation.p", {}),),
+    "rot_layout": (("rotation.layout", {}),),
+    "rot_fit": (("rotation.fit", {}),),
+    "rot_coef": (("rotation.coef", {}),),
+    "rope_head_dim": (("rope.head_dim", {}),),
+    "rope_base": (("rope.base", {}),),
+    "rope_len": (("rope.length", {}),),
+    "rope_layout": (("rope.layout", {}),),
+    "rope_content": (("rope.content", {}),),
+    "rope_text": (("rope.text", {}),),
+    "rope_seed": (("rope.seed", {}),),
+    "rope_scale": (("rope.scale", {}),),
+    "rope_view": (("rope.view", {}),),
+    "rope_pair": (("rope.pair", {}),),
+    "rope_m": (("rope.m", {}),),
+    "rope_n": (("rope.n", {}),),
+    "rope_decay": (("rope.decay", {}),),
+    "rope_scaling": (("rope.scaling", {}),),
+    "rope_factor": (("rope.factor", {}),),
+    "rope_orig": (("rope.orig", {}),),
+    **{key: (("common.open_tab", {}),) for key in ("hm_tab", "wl_tab", "bin_tab", "rot_tab", "rope_tab")},
+}  # fmt: skip
+
+
+def setting_label(lang: str, key: str) -> str:
+    """The label of the setting kept in the URL under ``key`` (the key if unknown)."""
+    parts = LABELS.get(key)
+    if parts is None:
+        return key
+    return " ".join(text(lang, name, **fields) for name, fields in parts)
+
 
 def tab_param(key: str, page: str, names: tuple[str, ...]) -> ChoiceParam:
     """The open tab of a page with lazy tabs, kept in the URL under its (translated)
