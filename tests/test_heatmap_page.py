@@ -113,7 +113,8 @@ def test_robot_preset_shows_the_tutorials_table_with_its_exact_values():
     at.button(key="hm_preset_robot").click()
     run(at)
     assert at.text_input(key="hm_sentence").value == "I am a robot"
-    assert (at.slider(key="d_model").value, at.number_input(key="base").value) == (4, 100.0)
+    assert at.number_input(key="d_model").value == 4
+    assert at.number_input(key="base").value == 100.0
     frame = at.dataframe[0].value
     assert list(frame.index) == ["0: I", "1: am", "2: a", "3: robot"]
     np.testing.assert_allclose(frame.to_numpy(), peer("tutorial_pe_L4_d4_n100"), rtol=0, atol=1e-15)
@@ -127,10 +128,12 @@ def test_robot_preset_shows_the_tutorials_table_with_its_exact_values():
 
 def test_seed000_preset_restores_l50_d128_from_any_state_including_sentence_mode():
     at = open_page({"d_model": 16, "base": 77, "hm_layout": "split", "hm_sentence": "a b c"})
-    assert all(s.key != "seq_len" for s in at.slider)  # sentence mode: no L slider
+    assert all(n.key != "seq_len" for n in at.number_input)  # sentence mode: no L control
+    assert all(s.key != "seq_len_coarse" for s in at.select_slider)
     at.button(key="hm_preset_seed000").click()
     run(at)
-    assert at.slider(key="seq_len").value == 50 and at.slider(key="d_model").value == 128
+    assert at.number_input(key="seq_len").value == 50
+    assert at.number_input(key="d_model").value == 128
     assert at.radio(key="hm_layout").value == "interleaved"
     np.testing.assert_allclose(table_z(at), peer("torch_pe_f64_L50_d128"), atol=1e-7)
 
@@ -257,7 +260,8 @@ def test_sentence_sets_the_rows_and_hides_the_length_slider():
     at = open_page()
     at.text_input(key="hm_sentence").input("the cat sat on the mat")
     run(at)
-    assert all(s.key != "seq_len" for s in at.slider)
+    assert all(n.key != "seq_len" for n in at.number_input)
+    assert all(s.key != "seq_len_coarse" for s in at.select_slider)
     y = by_key(at, "hm_table")["data"][0]["y"]
     assert y == [f"position {p}: {w}" for p, w in enumerate("the cat sat on the mat".split())]
     assert "Sentence mode: L = 6" in at.sidebar.info[0].value
@@ -319,8 +323,8 @@ def test_a_reference_beyond_the_sequence_is_clamped_with_a_notice():
 
 def test_shared_sliders_and_base_drive_every_chart():
     at = open_page()
-    at.slider(key="seq_len").set_value(9)
-    at.slider(key="d_model").set_value(6)
+    at.number_input(key="seq_len").set_value(9)
+    at.number_input(key="d_model").set_value(6)
     at.number_input(key="base").set_value(50.0)
     run(at)
     np.testing.assert_allclose(table_z(at), posenc.sinusoidal(9, 6, 50.0), atol=1e-7)

@@ -1,5 +1,6 @@
 """The app shell: home page, shared controls bound to the URL, menu, notices."""
 
+from itertools import pairwise
 from urllib.parse import parse_qs
 
 import pytest
@@ -24,14 +25,15 @@ def test_home_page_runs_and_draws_the_live_heatmap():
 
 def test_shared_controls_have_exactly_the_contract_keys():
     at = run_page()
-    assert [s.key for s in at.slider] == ["seq_len", "d_model"]
-    assert [n.key for n in at.number_input] == ["base"]
+    assert [n.key for n in at.number_input] == ["seq_len", "d_model", "base"]
+    assert [s.key for s in at.select_slider] == ["seq_len_coarse", "d_model_coarse"]
+    assert not at.slider  # a 1 .. 8192 slider cannot be dragged to a value
 
 
 def test_query_parameters_reproduce_a_view():
     at = run_page(query={"seq_len": "4", "d_model": "6", "base": "100"})
-    assert at.slider(key="seq_len").value == 4
-    assert at.slider(key="d_model").value == 6
+    assert at.number_input(key="seq_len").value == 4
+    assert at.number_input(key="d_model").value == 6
     assert at.number_input(key="base").value == 100.0
     z = decode(figures(at)[0]["data"][0]["z"])
     assert z.shape == (4, 6)
@@ -40,7 +42,7 @@ def test_query_parameters_reproduce_a_view():
 
 def test_moving_a_slider_redraws_the_chart():
     at = run_page()
-    at.slider(key="seq_len").set_value(7).run()
+    at.number_input(key="seq_len").set_value(7).run()
     assert not at.exception
     assert decode(figures(at)[0]["data"][0]["z"]).shape[0] == 7
 
@@ -64,14 +66,30 @@ def test_moving_a_slider_redraws_the_chart():
 def test_hostile_query_parameters_give_a_notice_and_defaults(query, fragment):
     at = run_page(query=query)
     assert len(at.warning) == 1 and fragment in at.warning[0].value
-    assert at.slider(key="d_model").value % 2 == 0
+    assert at.number_input(key="d_model").value % 2 == 0
     assert len(figures(at)) == 1
+
+
+def test_length_and_width_have_stops_a_drag_can_hit_and_open_any_url_value_exactly():
+    at = run_page(query={"seq_len": "4097", "d_model": "130"})
+    assert at.number_input(key="seq_len").value == 4097
+    assert at.number_input(key="d_model").value == 130
+    for spec, value in ((SEQ_LEN, 4097), (D_MODEL, 130)):
+        coarse = at.select_slider(key=f"{spec.key}_coarse")
+        stops = [int(v) for v in coarse.options]
+        assert coarse.value == value and value in stops
+        assert len(stops) <= 45  # >= ~5 px per stop on a 220 px sidebar slider
+        assert max(b / a for a, b in pairwise(stops[15:])) <= 2  # log-spaced
+    at.select_slider(key="seq_len_coarse").set_value(100).run()
+    assert not at.exception
+    assert at.number_input(key="seq_len").value == 100
+    assert at.query_params["seq_len"] == "100"
 
 
 def test_odd_d_model_in_the_url_is_replaced_by_the_default():
     at = run_page(query={"d_model": "7", "seq_len": "9"})
-    assert at.slider(key="d_model").value == D_MODEL.default
-    assert at.slider(key="seq_len").value == 9
+    assert at.number_input(key="d_model").value == D_MODEL.default
+    assert at.number_input(key="seq_len").value == 9
 
 
 def test_chinese_texts_when_lang_is_zh():
@@ -116,7 +134,7 @@ def test_limits_are_defined_once():
 def test_link_to_this_view_lists_every_changed_setting():
     at = run_page(query={"seq_len": "12", "lang": "zh"})
     assert at.code[0].value == "?seq_len=12&lang=zh"
-    at.slider(key="d_model").set_value(20).run()
+    at.number_input(key="d_model").set_value(20).run()
     assert at.code[0].value == "?seq_len=12&d_model=20&lang=zh"
 
 

@@ -247,8 +247,8 @@ def test_seed_003_preset_reproduces_dims_4_to_7_over_100_positions_at_d_20():
     at = open_page(tab="curves")
     at.button(key="wl_preset_003").click()
     rerun(at)
-    assert at.slider(key="d_model").value == 20
-    assert at.slider(key="seq_len").value == 100
+    assert at.number_input(key="d_model").value == 20
+    assert at.number_input(key="seq_len").value == 100
     traces = chart(at, CURVES)["data"]
     assert [t["name"] for t in traces] == ["dim 4", "dim 5", "dim 6", "dim 7"]
     table = posenc.sinusoidal(100, 20, 10000.0)
@@ -287,7 +287,7 @@ def test_seed_004_preset_reproduces_the_four_sine_panels_at_d_512():
     at = open_page({"wl_positions": "1", "wl_vec_mode": "row"}, tab="vector")
     at.button(key="wl_preset_004").click()
     rerun(at)
-    assert at.slider(key="d_model").value == 512
+    assert at.number_input(key="d_model").value == 512
     fig = chart(at, VECTORS)
     assert [a["text"] for a in fig["layout"]["annotations"]] == [
         "k = 0",

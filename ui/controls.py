@@ -29,6 +29,7 @@ from ui.params import (
     BoolParam,
     ChoiceParam,
     IntParam,
+    nice_values,
 )
 from ui.texts import text
 
@@ -463,14 +464,48 @@ def language_switch() -> str:
     )
 
 
+def coarse_key(spec: IntParam) -> str:
+    """Session key of the coarse slider above ``spec``'s number box (not in the URL)."""
+    return f"{spec.key}_coarse"
+
+
+def _take_coarse(spec: IntParam) -> None:
+    assign({spec.key: int(st.session_state[coarse_key(spec)])})
+
+
+def size(spec: IntParam, label: str, help: str, *, container=st) -> int:
+    """A slider of nice values (``ui.params.nice_values``) over an exact number box.
+
+    The number box holds the setting (key and URL value ``spec.key``, any valid integer);
+    the slider's stops are a few pixels apart at any width, and it always shows the box's
+    value (added as a stop when it is not a nice one). An integer box is safe here: the
+    carried settings are not bound to the URL, which is checked before any widget runs.
+    """
+    slot = container.container()
+    value = _checked(
+        spec,
+        lambda initial: container.number_input(
+            label, min_value=spec.minimum, max_value=spec.maximum, step=spec.step,
+            key=spec.key, help=help, label_visibility="collapsed", **initial,
+        ),
+    )  # fmt: skip
+    value = int(value)
+    st.session_state[coarse_key(spec)] = value
+    slot.select_slider(
+        label, sorted({*nice_values(spec), value}), key=coarse_key(spec), help=help,
+        on_change=_take_coarse, args=(spec,),
+    )  # fmt: skip
+    return value
+
+
 def shared_controls(*, seq_len: bool = True) -> tuple[int, int, float]:
     """The sidebar controls ``seq_len``, ``d_model``, ``base`` shared by the pages."""
     sidebar = st.sidebar
     sidebar.subheader(t("common.shared_controls"))
     length = SEQ_LEN.default
     if seq_len:
-        length = slider(SEQ_LEN, t("common.seq_len"), t("common.seq_len_help"), container=sidebar)
-    d_model = slider(D_MODEL, t("common.d_model"), t("common.d_model_help"), container=sidebar)
+        length = size(SEQ_LEN, t("common.seq_len"), t("common.seq_len_help"), container=sidebar)
+    d_model = size(D_MODEL, t("common.d_model"), t("common.d_model_help"), container=sidebar)
     base = number(BASE, t("common.base"), t("common.base_help"), container=sidebar, format="%g")
     menu.remember()
     return int(length), int(d_model), float(base)

@@ -117,6 +117,27 @@ SEQ_LEN = IntParam("seq_len", 1, 8192, 50)
 D_MODEL = IntParam("d_model", 2, 4096, 128, step=2)
 BASE = FloatParam("base", 1.0, 1e9, 10000.0, exclusive_minimum=True)
 SHARED = (SEQ_LEN, D_MODEL, BASE)
+
+
+def nice_values(spec: IntParam, *, every_up_to: int = 16) -> tuple[int, ...]:
+    """Stops of the sidebar's coarse slider for ``spec``: every valid value up to
+    ``every_up_to``, then powers of 2, 3 * 2^k and 1, 2, 5 * 10^k (the seeds' 50, 100,
+    512). A drag of a few pixels moves one stop (a 1 .. 8192 slider moved 100 positions
+    per 3 px); the number box beside it takes any valid value."""
+    candidates = set(range(spec.minimum, every_up_to + 1))
+    for k in range(1, 14):
+        candidates |= {2**k, 3 * 2**k}
+    for e in range(0, 5):
+        candidates |= {10**e, 2 * 10**e, 5 * 10**e}
+    return tuple(
+        sorted(
+            v
+            for v in candidates
+            if spec.minimum <= v <= spec.maximum and (v - spec.minimum) % spec.step == 0
+        )
+    )
+
+
 LANG = ChoiceParam("lang", ("en", "zh"), "en")
 PRESENT = BoolParam("present", False)
 # Keys carried from page to page by the menu links.
