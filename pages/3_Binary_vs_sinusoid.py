@@ -9,7 +9,7 @@ from ui import controls, export
 from ui.binary_data import counter_curves, criteria_rows, distance_grid, evolution_grids
 from ui.figures import binary as figs
 from ui.i18n import t
-from ui.specs.binary import BITS, GAP, HIGH, LOW, SCHEME, SEED003_LOW, SPECS, TAB, K
+from ui.specs.binary import BITS, FOCUS, GAP, HIGH, LOW, SCHEME, SEED003_LOW, SPECS, TAB, K
 from ui.wavelengths_data import positions
 
 # Positions drawn, at most (the criteria always use all L): a cap keeps a rerun at the
@@ -43,8 +43,9 @@ def evolution_tab() -> None:
         column.markdown(f"**{names[name]}**")
         column.latex(FORMULAS[name])
         column.caption(t(f"binary.flaw_{name}"))
+    focus = controls.toggle(FOCUS, t("binary.focus"), t("binary.focus_help"))
     shown = min(seq_len, MAX_EVOLUTION)
-    grids, tops = evolution_grids(seq_len, d_model, base, shown)
+    grids, tops = evolution_grids(seq_len, d_model, base, shown, focus=focus)
     fig = figs.evolution_figure(
         grids, tops, list(names.values()), t("common.dimension"), position,
         height=controls.chart_height(460), stacked=controls.phone(),
@@ -53,6 +54,12 @@ def evolution_tab() -> None:
     controls.plot(fig, "bin_evolution")
     view_notes(grids[0], shown, d_model, "binary.evolution_capped")
     st.caption(t("binary.evolution_notice", top=f"{tops[0]:g}"))
+    binary, sines = (grids[posenc.SCHEMES.index(name)].cols for name in ("binary", "sin_pow2"))
+    if focus and binary.size + sines.size < 2 * d_model:
+        st.caption(t("binary.focus_note", binary=f"{binary[0]:g}–{binary[-1]:g}",
+                     sines=f"{sines[0]:g}–{sines[-1]:g}", d=d_model))  # fmt: skip
+        with st.expander(t("common.notes")):
+            st.markdown(t("binary.focus_notes"))
     export.offer("binary_evolution", fig)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from posenc._validate import check_base, check_int
 from posenc.sinusoidal import sinusoidal
 
-__all__ = ["SCHEMES", "scheme_table"]
+__all__ = ["SCHEMES", "informative_columns", "scheme_table"]
 
 SCHEMES = ("index", "normalised", "binary", "sin_pow2", "sinusoidal")
 
@@ -85,3 +85,36 @@ def scheme_table(
         # p * 2**-i, exact, without overflowing 2**i for i >= 1024 (d_model up to 4096).
         return np.sin(np.ldexp(positions[:, None], -np.arange(d_model)[None, :]))
     return sinusoidal(length, d_model, check_base(base), offset=offset)
+
+
+def informative_columns(name: str, length: int, d_model: int, level: float = 0.05) -> range:
+    """The columns of ``scheme_table(name, length, d_model)`` whose values over positions
+    ``0 .. length - 1`` spread by at least ``level`` (at least one column).
+
+    Binary holds ``length - 1`` in its last ``b = bit_length(length - 1)`` columns; the
+    others are 0. ``sin(p / 2**j)`` spreads by ``sin(min(pi/2, (length - 1) / 2**j))``,
+    which falls below ``level`` once ``2**j > (length - 1) / arcsin(level)``: at d = 128
+    and L = 50 both schemes use fewer than 10 of the 128 columns. The other schemes use
+    every column.
+
+    Examples
+    --------
+    >>> informative_columns("binary", 50, 128)
+    range(122, 128)
+    >>> informative_columns("sin_pow2", 50, 128)
+    range(0, 10)
+    >>> informative_columns("sinusoidal", 50, 128)
+    range(0, 128)
+    """
+    if name not in SCHEMES:
+        raise ValueError(f"name must be one of {SCHEMES}, got {name!r}")
+    length = check_int("length", length, minimum=1)
+    d_model = check_int("d_model", d_model, minimum=1)
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level!r}")
+    if name == "binary":
+        return range(d_model - min(d_model, max(1, (length - 1).bit_length())), d_model)
+    if name == "sin_pow2":
+        reach = np.ldexp(float(length - 1), -np.arange(d_model))  # (L - 1) / 2**j
+        return range(max(1, int(np.count_nonzero(reach >= np.arcsin(level)))))
+    return range(d_model)

@@ -258,3 +258,23 @@ def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb(tab):
     notes = captions(at) + "\n".join(i.value for i in at.info)
     for notice in NOTICES[tab]:
         assert notice in notes, notice
+
+
+def constant_column_fraction(trace) -> float:
+    """Share of a heatmap's columns whose values spread by less than 0.05: drawn blank."""
+    z = np.asarray(decode(trace["z"]), dtype=float)
+    return float(np.mean(np.ptp(z, axis=0) < 0.05))
+
+
+def test_binary_and_sine_panels_fill_their_width_at_the_defaults():
+    at = open_page()
+    traces = chart(at, "bin_evolution")["data"]
+    binary, sines = (traces[posenc.SCHEMES.index(n)] for n in ("binary", "sin_pow2"))
+    # Drawn over all d = 128 columns: 122 of 128 (95 %) and 118 of 128 (92 %) constant.
+    assert constant_column_fraction(binary) == 0 and constant_column_fraction(sines) == 0
+    assert list(decode(binary["x"])) == list(range(122, 128))  # the true dimensions
+    assert "122–127" in captions(at)
+    at.checkbox(key="bin_focus").uncheck().run()
+    assert not at.exception
+    traces = chart(at, "bin_evolution")["data"]
+    assert constant_column_fraction(traces[posenc.SCHEMES.index("binary")]) > 0.9

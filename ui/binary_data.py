@@ -18,7 +18,7 @@ from posenc.criteria import (
     distance_blocks,
     scheme_criteria,
 )
-from posenc.schemes import SCHEMES, scheme_table
+from posenc.schemes import SCHEMES, informative_columns, scheme_table
 from ui.figures.common import (
     Grid,
     block_means,
@@ -47,22 +47,41 @@ def criteria_rows(seq_len: int, d_model: int, base: float, k: int) -> tuple[Crit
     )
 
 
+# Schemes whose table is mostly blank at large d: binary fills its last log2(L) columns,
+# sin(p / 2^j) its first few; ``focus`` draws just those columns.
+FOCUSED = ("binary", "sin_pow2")
+
+
+def _scheme_grid(name: str, shown: int, width: int, base: float, seq_len: int) -> Grid:
+    """Block means of the first ``width`` columns of the scheme's table (for binary: of
+    its ``width`` lowest bits, which are the last ``width`` columns at any d >= width)."""
+    row_step, col_step = steps(shown, width, EVOLUTION_ROWS, EVOLUTION_COLS)
+    if row_step > 1:  # exact block means in closed form: O(shown / step * d)
+        means = scheme_block_means(name, shown, width, base, row_step, total_length=seq_len)
+        return grid_from_row_means(means, shown, width, row_step, col_step)
+    table = scheme_table(name, shown, width, base, total_length=seq_len)
+    return block_means(shown, width, lambda a, b, x=table: x[a:b], 1, col_step)
+
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def evolution_grids(
-    seq_len: int, d_model: int, base: float, shown: int | None = None
+    seq_len: int, d_model: int, base: float, shown: int | None = None, *, focus: bool = False
 ) -> tuple[tuple[Grid, ...], tuple[float, ...]]:
     """Each scheme's table for positions 0 .. shown-1 (of L = seq_len) as block means for
-    the side-by-side view, and each table's largest ``|value|`` (not of the means)."""
+    the side-by-side view, and each table's largest ``|value|`` (not of the means).
+
+    ``focus``: the ``FOCUSED`` schemes show only their informative columns
+    (``posenc.informative_columns``); the grid's ``cols`` keep the true dimensions.
+    """
     shown = seq_len if shown is None else min(shown, seq_len)
-    row_step, col_step = steps(shown, d_model, EVOLUTION_ROWS, EVOLUTION_COLS)
     grids, tops = [], []
     for name in SCHEMES:
-        if row_step > 1:  # exact block means in closed form: O(shown / step * d)
-            means = scheme_block_means(name, shown, d_model, base, row_step, total_length=seq_len)
-            grids.append(grid_from_row_means(means, shown, d_model, row_step, col_step))
+        columns = informative_columns(name, shown, d_model) if focus else range(d_model)
+        if name not in FOCUSED or len(columns) == d_model:
+            grids.append(_scheme_grid(name, shown, d_model, base, seq_len))
         else:
-            table = scheme_table(name, shown, d_model, base, total_length=seq_len)
-            grids.append(block_means(shown, d_model, lambda a, b, x=table: x[a:b], 1, col_step))
+            grid = _scheme_grid(name, shown, len(columns), base, seq_len)
+            grids.append(grid._replace(cols=grid.cols + columns.start))
         # Largest |value| of the table itself, from the columns that hold it.
         table = scheme_table(name, shown, _TOP_COLUMNS[name](d_model), base, total_length=seq_len)
         tops.append(float(np.abs(table).max()))

@@ -35,6 +35,7 @@ LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
     "bin_bits": (("binary.bits", {}),),
     "bin_gap": (("binary.gap", {}),),
     **_W,
+    "bin_focus": (("binary.focus", {}),),
     "bin_scheme": (("binary.scheme", {}),),
     "rot_k": (("rotation.k", {}),),
     "rot_pair": (("rotation.pair", {}),),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from posenc.schemes import SCHEMES
-from ui.params import ChoiceParam, FloatParam, IntParam
+from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam
 from ui.specs import tab_param
 
 # Offset k of the consistency check and of the step-distance chart.
@@ -26,6 +26,9 @@ LOW = (
 )
 # Seed 003's own slow frequencies, omega_i = 1 / 10000^(i / (d_model - 1)), at d_model = 3.
 SEED003_LOW = {"bin_lo_w0": 1.0, "bin_lo_w1": 0.01, "bin_lo_w2": 0.0001}
+# Evolution: binary and sin 1/2^j drawn on their informative columns only (at d = 128
+# and L = 50 the full tables are ~95 % constant columns).
+FOCUS = BoolParam("bin_focus", True)
 # Scheme of the distance matrix.
 SCHEME = ChoiceParam("bin_scheme", SCHEMES, "binary")
 
@@ -33,4 +36,4 @@ SCHEME = ChoiceParam("bin_scheme", SCHEMES, "binary")
 TAB_NAMES = ("evolution", "criteria", "counter", "steps", "loops", "distance")
 TAB = tab_param("bin_tab", "binary", TAB_NAMES)
 
-SPECS = (K, BITS, GAP, *HIGH, *LOW, SCHEME, TAB)
+SPECS = (K, BITS, GAP, *HIGH, *LOW, FOCUS, SCHEME, TAB)

@@ -78,4 +78,8 @@ TEXTS = {
     "binary.scheme_help": "Which encoding's distance matrix to show: the integer index, the normalised index, the binary counter, sines with ω = 1/2ʲ, or sin/cos pairs.",
     "binary.distance_notice": "The sinusoid's matrix is constant along every diagonal and grows smoothly away from it; binary's is a patchwork of blocks, sin 1/2ʲ's has dark streaks away from the diagonal: far-apart positions that nearly collide.",
     "binary.distance_capped": "The matrix shows the first {shown} of the {total} positions (their distances computed at L = {total}); the download holds these exact distances.",
+    "binary.focus": "Informative columns only",
+    "binary.focus_help": "Binary and sin 1/2ʲ: draw only the columns that change over the positions shown. Untick to see all d columns.",
+    "binary.focus_note": "Binary shows columns {binary}, sin 1/2ʲ columns {sines}; the other columns of d = {d} are constant.",
+    "binary.focus_notes": "Binary writes p < L in its last ⌈log₂ L⌉ columns; the columns before them are all 0. In sin(p/2ʲ) column j spreads by sin((L−1)/2ʲ) once (L−1)/2ʲ < π/2, so past the first few columns the values stay within ±0.05 of 0 (drawn: the columns that spread by at least 0.05). Drawn at full width, both panels are almost entirely one colour at d = 128.",
 }

@@ -46,4 +46,5 @@ TEXTS = {
     "common.download_npy_help": "完整矩阵的 NumPy .npy 文件（np.load，无 pickle）。",
     "common.present": "演示模式",
     "common.present_help": "为投影仪放大文字和图表。",
+    "common.notes": "注释",
 }
