@@ -327,3 +327,14 @@ def test_seed_003s_four_times_between_0_and_1_has_frequency_4_and_period_a_quart
     assert x[-1] == pytest.approx(1.0)  # the figure spans x = 0 .. 1, as the seed's does
     crossings = np.sum(np.diff(np.sign(np.sin(8 * np.pi * x[1:-1]))) > 0)
     assert crossings == 3  # 4 cycles in [0, 1]: 3 upward crossings strictly inside
+
+
+def test_curve_samples_at_the_largest_dense_length_stay_under_1_mb():
+    x = figs.curve_samples(figs.MAX_LINE_POINTS)
+    assert x.size <= figs.MAX_LINE_POINTS and figs.curve_samples(figs.MAX_LINE_POINTS + 1) is None
+    dims = list(range(4084, 4096))
+    values = spectrum.pe_block(x, dims, 4096, 1e9)
+    integers = np.arange(figs.MAX_MARKERS)
+    marks = (integers, spectrum.pe_block(integers, dims, 4096, 1e9))
+    fig = figs.curves_figure(x, values, dims, tr, markers=marks)
+    assert chart_bytes(fig) < MAX_CHART_BYTES

@@ -429,3 +429,30 @@ def test_every_slider_and_number_input_at_both_ends(tab):
                 at.get(kind)[index].set_value(value)
                 rerun(at)
                 assert draws(at, tab), (widget.key, value, chart_ids(at))
+
+
+def test_curves_at_the_defaults_are_continuous_with_dots_at_the_integer_positions():
+    at = open_page(tab="curves")
+    fig = chart(at, "wl_curves_chart")
+    lines = [tr for tr in fig["data"] if tr["mode"] == "lines"]
+    dots = [tr for tr in fig["data"] if tr["mode"] == "markers"]
+    assert len(lines) == len(dots) == 4  # dims 4-7
+    x = np.asarray(decode(lines[0]["x"]), dtype=float)
+    # At d = 128, dims 4-7 turn ~0.75 rad per position: 16 points per position draw the
+    # sine, one per position (before) drew a zigzag.
+    assert (x.size - 1) / x.max() >= 16
+    y = np.asarray(decode(lines[0]["y"]), dtype=float)
+    np.testing.assert_allclose(y, spectrum.pe_block(x, [4], 128, 10000.0)[:, 0], atol=1e-6)
+    assert list(decode(dots[0]["x"])) == list(range(50))
+
+
+def test_clock_start_slider_and_the_animation_agree_on_the_first_frame():
+    at = open_page({"wl_clock_p": "40"}, tab="clock")
+    slider = at.slider(key="wl_clock_p")
+    assert "p₀" in slider.label  # the slider sets where the animation starts
+    fig = chart(at, CLOCK)
+    steps = fig["layout"]["sliders"][0]
+    assert steps["active"] == 0 and steps["steps"][0]["label"] == str(slider.value)
+    first = fig["frames"][0]
+    assert first["name"] == "40"
+    assert first["data"][0]["x"] == fig["data"][-1]["x"]  # the static hands are frame p₀

@@ -18,6 +18,8 @@ from ui.figures.common import cell, legend_below, panels, style, style_stacked
 Tr = Callable[..., str]
 MAX_LINE_POINTS = 5000  # per line; more are subsampled (CONTRIBUTING)
 MAX_FRAMES = 100  # clock animation frames: bounds the payload
+CURVE_SAMPLES_PER_STEP = 16  # points per unit position of a continuous curve
+MAX_MARKERS = 400  # integer positions marked on a curve, at most (beyond: just the line)
 PALETTE = ("#b2182b", "#2166ac", "#1b7837", "#762a83", "#e08214", "#4d4d4d", "#01665e")
 CLASS_COLOURS = {"full": "#2166ac", "beyond": "#e08214", "aliased": "#b2182b"}
 _DIAL_GAP = 2.7
@@ -129,23 +131,59 @@ def wavelength_figure(
     return legend_below(style_stacked(fig, 2, panel_height, extra=140))
 
 
+def curve_samples(seq_len: int, per_step: int = CURVE_SAMPLES_PER_STEP) -> np.ndarray | None:
+    """Real positions ``0 .. L-1``, ``per_step`` per unit step (fewer when that would pass
+    ``MAX_LINE_POINTS``), for a continuous curve; None when even one point per integer
+    position is over the budget (the integers are then subsampled: :func:`line_stride`)."""
+    if seq_len > MAX_LINE_POINTS:
+        return None
+    return np.linspace(0.0, seq_len - 1, min(MAX_LINE_POINTS, per_step * (seq_len - 1) + 1))
+
+
 def curves_figure(
-    positions: np.ndarray, values: np.ndarray, dims: Sequence[int], tr: Tr, *, height: int = 380
+    positions: np.ndarray,
+    values: np.ndarray,
+    dims: Sequence[int],
+    tr: Tr,
+    *,
+    height: int = 380,
+    markers: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> go.Figure:
-    """Columns ``PE[:, j]`` over positions, one line per chosen dimension j (seed 003)."""
+    """Columns ``PE[:, j]`` over positions, one line per chosen dimension j (seed 003).
+
+    ``markers``: (integer positions, their values) drawn as dots on the lines, when the
+    line itself is sampled between the integers (:func:`curve_samples`): at d = 128 the
+    dimensions 4-7 turn ~0.7 rad per position, and a line through the integers alone
+    looks like a zigzag.
+    """
     fig = go.Figure()
     for k, dim in enumerate(dims):
         name = tr("wavelengths.series_dim", dim=dim)
+        colour = PALETTE[k % len(PALETTE)] if len(dims) <= len(PALETTE) else None
         fig.add_trace(
             go.Scatter(
-                x=positions,
+                x=positions.astype(np.float32) if markers else positions,
                 y=values[:, k].astype(np.float32),  # display only: half the payload
                 mode="lines",
                 name=name,
-                line=dict(color=PALETTE[k % len(PALETTE)] if len(dims) <= len(PALETTE) else None),
-                hovertemplate=f"{name}<br>p=%{{x}}<br>%{{y:.6f}}<extra></extra>",
+                legendgroup=name,
+                line=dict(color=colour),
+                hovertemplate=f"{name}<br>p=%{{x:.4g}}<br>%{{y:.6f}}<extra></extra>",
             )
         )
+        if markers:
+            fig.add_trace(
+                go.Scatter(
+                    x=markers[0],
+                    y=markers[1][:, k].astype(np.float32),
+                    mode="markers",
+                    name=name,
+                    legendgroup=name,
+                    showlegend=False,
+                    marker=dict(color=fig.data[-1].line.color or colour, size=5),
+                    hovertemplate=f"{name}<br>p=%{{x}}<br>%{{y:.6f}}<extra></extra>",
+                )
+            )
     fig.update_xaxes(title=tr("common.position"))
     fig.update_yaxes(title=tr("common.value"), range=[-1.08, 1.08])
     return style(fig, height=height)

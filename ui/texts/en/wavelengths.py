@@ -83,7 +83,7 @@ TEXTS = {
     "wavelengths.vector_notice": "Each position gets its own curve: fast oscillation on the left, flat near sin(0) = 0 on the right where k·ωₓ is small. Like the Gentle Introduction's plotSinusoid, the sine-of-pair view draws only the sine of pair x, not column x of the table.",
     # 4. clock
     "wavelengths.sec_clock": "Clock view: one dial per pair",
-    "wavelengths.clock_p": "Position p",
+    "wavelengths.clock_p": "Start position p₀ (first frame)",
     "wavelengths.clock_p_help": "The position shown by the hands, and where the animation starts.",
     "wavelengths.clock_step": "Positions per frame",
     "wavelengths.clock_step_help": "How far p advances per animation frame (100 frames). With a step of s, a pair whose λ is below 2s aliases in the animation.",
@@ -117,4 +117,5 @@ TEXTS = {
     "wavelengths.drift_at": "error at p = {position}",
     "wavelengths.drift_at_help": "Largest |float32 torch-style − exact| over the {d_model} entries of row p (d = {d_model}, n = {base}).",
     "wavelengths.drift_notice": "The float32 buffer drifts roughly in proportion to p; rounding `div_term` alone already causes most of it. Rounding the exact float64 value once instead stays below 2⁻²⁵ ≈ 3·10⁻⁸ at every position.",
+    "wavelengths.curves_dense": "Lines: sin and cos between the positions; dots: the integer positions a model sees.",
 }

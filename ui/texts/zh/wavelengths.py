@@ -83,7 +83,7 @@ TEXTS = {
     "wavelengths.vector_notice": "每个位置都有自己独特的曲线：左边振荡得快，右边 k·ωₓ 很小，曲线贴近 sin(0) = 0。与入门篇的 plotSinusoid 一样，“第 x 对的正弦”只画第 x 对的正弦，而不是表中的第 x 列。",
     # 4. clock
     "wavelengths.sec_clock": "时钟视图：每个维度对一个表盘",
-    "wavelengths.clock_p": "位置 p",
+    "wavelengths.clock_p": "起始位置 p₀（第一帧）",
     "wavelengths.clock_p_help": "指针所示的位置，也是动画的起点。",
     "wavelengths.clock_step": "每帧前进的位置数",
     "wavelengths.clock_step_help": "动画每一帧 p 增加多少（共 100 帧）。步长为 s 时，λ 小于 2s 的维度对在动画中会混叠。",
@@ -117,4 +117,5 @@ TEXTS = {
     "wavelengths.drift_at": "p = {position} 处的误差",
     "wavelengths.drift_at_help": "第 p 行 {d_model} 个元素中 |PyTorch 式 float32 − 精确值| 的最大值（d = {d_model}，n = {base}）。",
     "wavelengths.drift_notice": "float32 缓冲区的误差大致与 p 成正比，其中大部分仅由 `div_term` 的舍入造成。若改为把精确的 float64 值舍入一次，则在任何位置误差都小于 2⁻²⁵ ≈ 3·10⁻⁸。",
+    "wavelengths.curves_dense": "线：位置之间连续的 sin 与 cos；点：模型看到的整数位置。",
 }
