@@ -22,8 +22,8 @@ def lambdas_tab() -> None:
     """lambda_i and omega_i for several bases, with the context overlay."""
     st.header(t("wavelengths.sec_lambda"))
     st.latex(
-        r"\omega_i = n^{-2i/d},\quad \lambda_i = \frac{2\pi}{\omega_i} = 2\pi\,n^{2i/d},\quad"
-        r"\frac{\lambda_{i+1}}{\lambda_i} = n^{2/d},\quad i = 0,\dots,\tfrac{d}{2}-1"
+        r"\omega_i = b^{-2i/d},\quad \lambda_i = \frac{2\pi}{\omega_i} = 2\pi\,b^{2i/d},\quad"
+        r"\frac{\lambda_{i+1}}{\lambda_i} = b^{2/d},\quad i = 0,\dots,\tfrac{d}{2}-1"
     )
     raw_bases = controls.text_input(
         specs.BASES, t("wavelengths.bases"), t("wavelengths.bases_help")
@@ -41,13 +41,17 @@ def lambdas_tab() -> None:
     )
     controls.plot(fig_lambda, "wl_lambda_chart")
     longest, bound = data.positions(lam[-1]), data.positions(2 * np.pi * base)
-    st.caption(t("wavelengths.lambda_notice", longest=longest, bound=bound))
+    st.caption(t("wavelengths.lambda_short_notice", longest=longest))
     metric_cols = st.columns(3)
     metric_cols[0].metric(t("wavelengths.metric_pairs"), half)
     metric_cols[1].metric(
         t("wavelengths.metric_beyond", context=seq_len),
         int(classes.beyond_context.sum()),
-        help=t("wavelengths.metric_beyond_help"),
+        help=t(
+            "wavelengths.metric_beyond_help",
+            beyond=int(classes.beyond_context.sum()),
+            turning=int((classes.beyond_context & spectrum.sine_turns_back(lam, seq_len)).sum()),
+        ),
     )
     metric_cols[2].metric(
         t("wavelengths.metric_aliased"),
@@ -56,6 +60,8 @@ def lambdas_tab() -> None:
     )
     st.markdown(data.markdown_table(data.bases_table(series, d_model, seq_len, t)))
     export.offer("wavelengths", fig_lambda, matrix=np.column_stack([s[1] for s in series]))
+    with controls.notes():
+        st.caption(t("wavelengths.lambda_notice", longest=longest, bound=bound))
 
 
 def curves_tab() -> None:
@@ -98,6 +104,7 @@ def curves_tab() -> None:
         "pe_columns",
         fig_curves,
         matrix=lambda: spectrum.pe_block(np.arange(seq_len), dims, d_model, base),
+        shape=(seq_len, len(dims)),
     )
 
 

@@ -6,7 +6,13 @@ import streamlit as st
 import posenc
 from posenc import criteria
 from ui import controls, export
-from ui.binary_data import counter_curves, criteria_rows, distance_grid, evolution_grids
+from ui.binary_data import (
+    counter_curves,
+    criteria_rows,
+    distance_grid,
+    evolution_grids,
+    first_distance_dip,
+)
 from ui.figures import binary as figs
 from ui.i18n import t
 from ui.specs.binary import BITS, FOCUS, GAP, HIGH, LOW, SCHEME, SEED003_LOW, SPECS, TAB, K
@@ -22,7 +28,7 @@ FORMULAS = {  # shared by both languages; gathered lines fit a fifth of the page
     r"\end{gathered}",
     "sin_pow2": r"e(p)_j = \sin\frac{p}{2^{j}}",
     "sinusoidal": r"\begin{gathered} e(p)_{2i} = \sin \omega_i p \\ e(p)_{2i+1} = \cos \omega_i p"
-    r" \\ \omega_i = n^{-2i/d} \end{gathered}",
+    r" \\ \omega_i = b^{-2i/d} \end{gathered}",
 }
 
 
@@ -42,7 +48,7 @@ def evolution_tab() -> None:
     for column, name in zip(controls.cells(5), posenc.SCHEMES, strict=True):
         column.markdown(f"**{names[name]}**")
         column.latex(FORMULAS[name])
-        column.caption(t(f"binary.flaw_{name}"))
+        column.caption(t(f"binary.short_{name}"))
     focus = controls.toggle(FOCUS, t("binary.focus"), t("binary.focus_help"))
     shown = min(seq_len, MAX_EVOLUTION)
     grids, tops = evolution_grids(seq_len, d_model, base, shown, focus=focus)
@@ -53,20 +59,23 @@ def evolution_tab() -> None:
     )  # fmt: skip
     controls.plot(fig, "bin_evolution")
     view_notes(grids[0], shown, d_model, "binary.evolution_capped")
-    st.caption(t("binary.evolution_notice", top=f"{tops[0]:g}"))
+    st.caption(t("binary.evolution_lead", top=f"{tops[0]:g}"))
     binary, sines = (grids[posenc.SCHEMES.index(name)].cols for name in ("binary", "sin_pow2"))
-    if focus and binary.size + sines.size < 2 * d_model:
-        st.caption(t("binary.focus_note", binary=f"{binary[0]:g}–{binary[-1]:g}",
-                     sines=f"{sines[0]:g}–{sines[-1]:g}", d=d_model))  # fmt: skip
-        with st.expander(t("common.notes")):
+    with controls.notes():
+        st.markdown(t("binary.intro"))
+        for name in posenc.SCHEMES:
+            st.markdown(f"**{names[name]}**: {t(f'binary.flaw_{name}')}")
+        if focus and binary.size + sines.size < 2 * d_model:
+            st.caption(t("binary.focus_note", binary=f"{binary[0]:g}–{binary[-1]:g}",
+                         sines=f"{sines[0]:g}–{sines[-1]:g}", d=d_model))  # fmt: skip
             st.markdown(t("binary.focus_notes"))
+        st.caption(t("binary.evolution_notice", top=f"{tops[0]:g}"))
     export.offer("binary_evolution", fig)
 
 
 def criteria_tab() -> None:
     """The criteria, measured by posenc.criteria."""
     st.subheader(t("binary.criteria_header"))
-    st.markdown(t("binary.criteria_intro"))
     formulas = (
         ("unique", [r"\min_{0 \le p < q < L} \lVert e(p) - e(q) \rVert"]),
         ("bounded", [r"\max_{p < L,\ j} \lvert e(p)_j \rvert"]),
@@ -78,7 +87,7 @@ def criteria_tab() -> None:
     for column, (key, lines) in zip(
         controls.cells(4, per_row=2, widths=(1, 1, 1.5, 1.5)), formulas, strict=True
     ):
-        column.markdown(t(f"binary.crit_{key}"))
+        column.markdown(f"**{t(f'binary.crit_name_{key}')}**")
         for line in lines:
             column.latex(line)
     k = int(controls.slider(K, t("binary.k"), t("binary.k_help")))
@@ -90,14 +99,18 @@ def criteria_tab() -> None:
     capped = [row for row in rows if row.pairs_checked < 2 * seq_len]
     if capped:
         st.info(t("binary.criteria_cap", rows=capped[0].pairs_checked, total=2 * seq_len))
-    passing = [names[r.name] for r in rows if r.passes]
-    st.caption(t("binary.criteria_notice", passing=", ".join(passing) or t("binary.criteria_none")))
+    passing = ", ".join(names[r.name] for r in rows if r.passes) or t("binary.criteria_none")
+    st.caption(t("binary.criteria_lead", passing=passing))
+    with controls.notes():
+        st.markdown(t("binary.criteria_intro"))
+        for key, _ in formulas:
+            st.markdown(t(f"binary.crit_{key}"))
+        st.caption(t("binary.criteria_notice", passing=passing))
 
 
 def counter_tab() -> None:
     """The binary counter and the sin/cos pairs of matching wavelength."""
     st.subheader(t("binary.counter_header"))
-    st.markdown(t("binary.counter_intro"))
     bits = int(controls.slider(BITS, t("binary.bits"), t("binary.bits_help")))
     counter_base = criteria.counter_base(bits)
     count = 2**bits
@@ -106,7 +119,6 @@ def counter_tab() -> None:
     with left:
         table = {"p": np.arange(count), **{f"b{bits - 1 - j}": codes[:, j] for j in range(bits)}}
         st.dataframe(table, hide_index=True, height=min(36 * count + 38, 620))
-        st.caption(t("binary.counter_table"))
     fig = figs.waves_figure(
         bits,
         **counter_curves(bits),
@@ -116,27 +128,31 @@ def counter_tab() -> None:
         height=controls.chart_height(130 * bits + 100),
     )
     controls.plot(fig, "bin_waves", right)
-    right.caption(t("binary.counter_notice"))
+    right.caption(t("binary.counter_lead"))
     if bits <= 3:  # seed 003's picture of the codes as points (d_model = 2 and 3)
         space = figs.code_space_figure(codes, position="p", height=controls.chart_height(420))
         controls.plot(space, "bin_code_space", left)
         steps = np.linalg.norm(np.diff(codes, axis=0), axis=1)
         left.caption(t("binary.code_space", bits=bits, top=f"{steps.max():.3g}", at=steps.argmax()))
-    st.latex(
+    notes = controls.notes()
+    notes.markdown(t("binary.counter_intro"))
+    notes.caption(t("binary.counter_table"))
+    notes.caption(t("binary.counter_notice"))
+    notes.latex(
         r"b_i(p) = \left\lfloor p / 2^i \right\rfloor \bmod 2"
         r" = \tfrac12 - \tfrac{2}{\pi} \sum_{m\ \mathrm{odd}} \tfrac1m"
         r" \sin\!\big(m\, \omega_i (p + \tfrac12)\big),"
         r"\qquad \omega_i = \frac{2\pi}{2^{i+1}} = \frac{\pi}{2^i}"
     )
-    st.latex(
+    notes.latex(
         r"\lambda_i = 2\pi\, n^{2i/d},\ \ \frac{\lambda_{i+1}}{\lambda_i} = n^{2/d} = 2"
         rf" \;\Rightarrow\; n = 2^{{d/2}} = {counter_base:g},\qquad \omega_i = \pi\, n^{{-2i/d}}"
     )
-    st.latex(
+    notes.latex(
         r"\sin\!\big(\omega_i (p + \tfrac12)\big) = \cos\tfrac{\omega_i}{2}\, \sin \omega_i p"
         r" + \sin\tfrac{\omega_i}{2}\, \cos \omega_i p"
     )
-    st.markdown(t("binary.counter_derivation", d=2 * bits, base=f"{counter_base:g}"))
+    notes.markdown(t("binary.counter_derivation", d=2 * bits, base=f"{counter_base:g}"))
     export.offer("binary_counter", fig, matrix=codes)
 
 
@@ -144,7 +160,7 @@ def steps_tab() -> None:
     """Step distance over p."""
     st.subheader(t("binary.steps_header"))
     st.markdown(t("binary.steps_intro"))
-    st.latex(r"\lVert PE(p{+}k) - PE(p) \rVert^2 = \sum_i 2 - 2\cos(\omega_i k)")
+    st.latex(r"\lVert PE(p{+}k) - PE(p) \rVert^2 = \sum_i \big(2 - 2\cos(\omega_i k)\big)")
     k = int(controls.slider(K, t("binary.k"), t("binary.k_help")))
     rows = criteria_rows(seq_len, d_model, base, k)
     curves = [row.steps for row in rows]
@@ -158,7 +174,10 @@ def steps_tab() -> None:
         st.caption(t("binary.steps_envelope", limit=figs.MAX_LINE_POINTS, group=group))
     if curves[0].size:
         st.caption(t("binary.steps_notice", value=f"{rows[-1].steps.mean():.6g}"))
-        export.offer("binary_steps", fig, matrix=lambda: np.column_stack(curves))
+        export.offer(
+            "binary_steps", fig, matrix=lambda: np.column_stack(curves),
+            shape=(len(curves[0]), len(curves)),
+        )  # fmt: skip
     else:
         st.caption(t("binary.steps_none", k=k))
 
@@ -166,7 +185,6 @@ def steps_tab() -> None:
 def loops_tab() -> None:
     """The d_model = 3 example: high frequencies close a loop."""
     st.subheader(t("binary.loop_header"))
-    st.markdown(t("binary.loop_intro"))
     gap = int(controls.slider(GAP, t("binary.gap"), t("binary.gap_help")))
     st.button(
         t("binary.loop_seed003"), key="bin_lo_seed003", help=t("binary.loop_seed003_help"),
@@ -206,9 +224,12 @@ def loops_tab() -> None:
             export.offer(f"binary_loop_{kind}", fig, matrix=path)
     if shown < seq_len:
         st.info(t("binary.loop_capped", shown=shown, total=seq_len))
+    st.caption(t("binary.loop_lead", gap=gap))
     slowest = posenc.wavelengths(d_model, base)[-1]
     wavelength = positions(slowest)  # 2 pi at d = 2 is 6.283, not 6
-    st.caption(t("binary.loop_notice", wavelength=wavelength, base=f"{base:g}", d=d_model))
+    with controls.notes():
+        st.markdown(t("binary.loop_intro"))
+        st.caption(t("binary.loop_notice", wavelength=wavelength, base=f"{base:g}", d=d_model))
 
 
 def distance_tab() -> None:
@@ -226,9 +247,16 @@ def distance_tab() -> None:
     )
     controls.plot(fig, "bin_distance")
     view_notes(grid, shown, shown, "binary.distance_capped")
-    st.caption(t("binary.distance_notice"))
+    dip = first_distance_dip(d_model, base, shown)
+    if dip is None:
+        st.caption(t("binary.distance_notice_rising", shown=shown))
+    else:
+        st.caption(t("binary.distance_notice", dip=dip, d=d_model, base=f"{base:g}"))
     blocks = lambda: criteria.distance_blocks(scheme, shown, d_model, base, total_length=seq_len)  # noqa: E731
-    export.offer("binary_distance", fig, matrix=lambda: np.vstack([b for _, b in blocks()]))
+    export.offer(
+        "binary_distance", fig, matrix=lambda: np.vstack([b for _, b in blocks()]),
+        shape=(shown, shown),
+    )  # fmt: skip
 
 
 controls.setup_page("binary", SPECS)
@@ -237,7 +265,7 @@ names = {name: t(f"binary.scheme_{name}") for name in posenc.SCHEMES}
 position = t("common.position")
 
 st.title(t("binary.title"))
-st.markdown(t("binary.intro"))
+st.markdown(t("binary.lead"))
 
 # One lazy tab per section; the section functions read the page-wide values above.
 SECTIONS = {

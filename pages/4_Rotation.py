@@ -27,7 +27,7 @@ def matrix_tab() -> None:
     controls.plot(fig_t, "rot_t_chart", left)
     if idx.size < d_model:
         left.caption(t("rotation.t_window", runs=data.runs(idx), d_model=d_model))
-    left.caption(t("rotation.t_notice"))
+    left.caption(t("rotation.t_lead"))
     right.markdown(t("rotation.block_header", pair=pair))
     right.plotly_chart(
         controls.fit_phone(figs.block_figure(block, dims, t, height=chart(280))),
@@ -36,14 +36,22 @@ def matrix_tab() -> None:
     st.latex(figs.block_latex(pair, k, block))
     st.latex(figs.angle_latex(pair, d_model, base, k, omega))
     with left:
-        export.offer("rotation_T", fig_t, matrix=lambda: data.t_export(k, d_model, base, layout))
+        export.offer(
+            "rotation_T", fig_t, matrix=lambda: data.t_export(k, d_model, base, layout),
+            shape=data.t_export_shape(d_model),
+        )  # fmt: skip
     if d_model > data.EXPORT_DIMS:
         left.caption(t("rotation.t_export_blocks", limit=data.EXPORT_DIMS))
+    with controls.notes():
+        st.markdown(t("rotation.lead"))
+        st.caption(t("rotation.t_notice"))
 
 
 def check_tab() -> None:
     """The live check over every position."""
     st.header(t("rotation.check_header"))
+    st.markdown(t("rotation.derive_intro"))  # the derivation before the check that uses it
+    controls.latex(figs.BLOCK_DERIVATION)
     st.latex(figs.CHECK_FORMULA)
     coef = controls.choice(
         specs.COEF, t("rotation.coef"), t("rotation.coef_help"),
@@ -51,34 +59,47 @@ def check_tab() -> None:
     )  # fmt: skip
     if coef in figs.COEFFICIENT_FORMULAS:
         st.latex(figs.COEFFICIENT_FORMULAS[coef])
-    check = data.coefficient_check(seq_len, d_model, base, k, layout, coef)
+    setting = (seq_len, d_model, base, k, layout)
+    check = data.coefficient_check(*setting, coef)
     metrics = st.columns(3)
     metrics[0].metric(t("rotation.check_metric", L=seq_len), f"{check.worst:.2e}")
     metrics[1].metric(t("rotation.check_at"), check.worst_at)
+    bound = EPS * (seq_len - 1 + abs(k))  # float64 rounding of the largest angle
     metrics[2].metric(
         t("rotation.check_bound"),
-        f"{EPS * (seq_len - 1 + abs(k)):.2e}",
-        help=t("rotation.check_bound_help"),
+        f"{bound:.2e}",
+        help=t("rotation.check_bound_help", wrong=f"{data.wrong_index_residual(*setting):.2g}"),
     )
     fig_r = figs.residual_figure(check.positions, check.residuals, k, t, height=chart(340))
     controls.plot(fig_r, "rot_check_chart")
     if check.pool > 1:
         st.caption(t("rotation.check_pooled", pool=check.pool))
     note = data.coefficient_note(coef, d_model, base, k)
-    if note is None:
-        st.caption(t("rotation.check_notice"))
-    else:
+    if note is not None:
         st.info(t(note[0], **note[1]), icon=":material/science:")
+    elif check.worst <= bound:
+        st.caption(t("rotation.check_lead", L=seq_len, worst=f"{check.worst:.2e}",
+                     bound=f"{bound:.2e}"))  # fmt: skip
+    with controls.notes():
+        if note is None:
+            st.caption(t("rotation.check_notice"))
     export.offer(
         "rotation_check",
         fig_r,
         matrix=lambda: np.column_stack([np.arange(seq_len), check.full]),
+        shape=(seq_len, 2),
     )
+
+
+def position_slider() -> int:
+    """Position p: drawn in the tabs whose view depends on it (circle, conventions, dot)."""
+    return int(controls.slider(specs.POS, t("rotation.p"), t("rotation.p_help")))
 
 
 def circle_tab() -> None:
     """One pair on its circle."""
     st.header(t("rotation.circle_header"))
+    p = position_slider()
     circle = data.circle(seq_len, omega)
     left, right = controls.beside([3, 2])
     fig_c = figs.circle_figure(circle.positions, circle.angles, p, k, omega, t, height=chart(480))
@@ -103,6 +124,7 @@ def circle_tab() -> None:
 def conventions_tab() -> None:
     """Row vectors (seed 000) and column vectors (seed 003)."""
     st.header(t("rotation.conv_header"))
+    p = position_slider()
     block = pair_block()[2]
     row, moved_row, moved_col, _ = data.pair_rows(p, k, d_model, base, layout, pair)
     st.markdown(t("rotation.conv_row", pair=pair, p=p))
@@ -113,16 +135,18 @@ def conventions_tab() -> None:
     st.markdown(
         t("rotation.conv_measured", gap=f"{gap:.2e}", L=seq_len, dims=used, d_model=d_model)
     )
-    st.caption(t("rotation.seed_typo"))
     with st.expander(t("rotation.derivation")):
         controls.latex(figs.ROTATION_DERIVATION)
         st.markdown(t("rotation.derivation_pe", pair=pair))
         st.latex(figs.clockwise_latex(pair, k, omega, row))
+    with controls.notes():
+        st.caption(t("rotation.seed_typo"))
 
 
 def dot_tab() -> None:
     """The dot product cannot tell before from after."""
     st.header(t("rotation.dot_header"))
+    p = position_slider()
     st.latex(
         r"PE_{(p)} \cdot PE_{(p+k)} = \sum_{i=0}^{d/2-1} \cos(\omega_i k),\qquad "
         r"\lVert PE_{(p)} - PE_{(p+k)} \rVert = 2\sqrt{\textstyle\sum_i \sin^2(\omega_i k/2)}"
@@ -135,7 +159,6 @@ def dot_tab() -> None:
         curve.k, curve.dot, curve.distance, k, at_k, t, height=chart(360), stacked=controls.phone()
     )
     controls.plot(fig_d, "rot_dot_chart")
-    st.caption(t("rotation.dot_sampled", step=f"{curve.step:.3g}", n=curve.k.size))
     st.caption(t("rotation.dot_notice"))
     st.markdown(
         t(
@@ -146,26 +169,35 @@ def dot_tab() -> None:
             diff=f"{abs(measured - formula):.1e}",
         )
     )
+    with controls.notes():
+        st.caption(t("rotation.dot_sampled", step=f"{curve.step:.3g}", n=curve.k.size))
     export.offer(
-        "rotation_dot", fig_d, matrix=lambda: np.column_stack([curve.k, curve.dot, curve.distance])
+        "rotation_dot", fig_d, matrix=lambda: np.column_stack([curve.k, curve.dot, curve.distance]),
+        shape=(curve.k.size, 3),
     )
 
 
 def fit_tab() -> None:
     """The paper's sentence the other way round: fit W from data."""
     st.header(t("rotation.fit_header"))
-    st.markdown(t("rotation.fit_intro"))
+    st.caption(t("rotation.fit_lead"))
     st.latex(
         r"W^\star = \arg\min_W \lVert X W - Y \rVert_F = X^{+} Y,\qquad "
         r"X = \big[PE_{(p)}\big]_{p},\quad Y = \big[PE_{(p+k)}\big]_{p}"
     )
+    left, right = st.columns(2)
     kind = controls.choice(
         specs.FIT,
         t("rotation.fit"),
         t("rotation.fit_help"),
         labels=[t("rotation.fit_spread"), t("rotation.fit_sequence")],
+        container=left,
     )
-    view = data.fit(seq_len, d_model, base, k, layout, kind)
+    samples = controls.choice(
+        specs.FIT_N, t("rotation.fit_n"), t("rotation.fit_n_help"),
+        labels=[t("rotation.fit_n_2m"), t("rotation.fit_n_L", L=seq_len)], container=right,
+    )  # fmt: skip
+    view = data.fit(seq_len, d_model, base, k, layout, kind, samples)
     fit = view.fit
     m = fit.columns.size
     if view.capped_dims:
@@ -176,14 +208,17 @@ def fit_tab() -> None:
         st.info(t("rotation.fit_underdetermined", n=fit.positions.size, m=m))
     elif fit.rank < m:
         st.info(t("rotation.fit_rank_deficient", rank=fit.rank, m=m))
-    metrics = st.columns(3)
+    metrics = controls.cells(4, per_row=2)
     metrics[0].metric(
         t("rotation.fit_error"), f"{fit.fit_error:.2e}", help=t("rotation.fit_error_help")
     )
     metrics[1].metric(
+        t("rotation.fit_sine_only"), f"{view.sine_only:.2e}", help=t("rotation.fit_sine_only_help")
+    )
+    metrics[2].metric(
         t("rotation.fit_gap"), f"{fit.matrix_error:.2e}", help=t("rotation.fit_gap_help")
     )
-    metrics[2].metric(t("rotation.fit_rank"), f"{fit.rank} / {m}", help=t("rotation.fit_rank_help"))
+    metrics[3].metric(t("rotation.fit_rank"), f"{fit.rank} / {m}", help=t("rotation.fit_rank_help"))
     left, right = controls.beside([1, 1])
     inner = data.window_indices(m, min(pair, view.pairs - 1), layout)
     fig_w = figs.matrix_figure(
@@ -197,8 +232,17 @@ def fit_tab() -> None:
     controls.plot(fig_w, "rot_fit_w_chart", left)
     fig_e = figs.pair_error_figure(fit.pair_errors, view.slow_from, t, height=chart(440))
     controls.plot(fig_e, "rot_fit_error_chart", right)
-    st.caption(t("rotation.fit_notice"))
-    export.offer("rotation_fit", fig_e, matrix=lambda: fit.matrix)
+    drawn_line = view.slow_from is not None and view.slow_from < view.pairs
+    st.caption(t("rotation.fit_notice" if drawn_line else "rotation.fit_notice_no_line"))
+    st.caption(t("rotation.fit_sine_only_notice"))
+    with controls.notes():
+        st.markdown(t("rotation.fit_intro"))
+        st.latex(
+            r"\sin\omega_i(p+k) = \cos\omega_i k\,\sin\omega_i p"
+            r" + \sin\omega_i k\,\cos\omega_i p"
+        )
+        st.markdown(t("rotation.fit_sine_only_notes"))
+    export.offer("rotation_fit", fig_e, matrix=fit.matrix)
 
 
 controls.setup_page("rotation", specs.SPECS)
@@ -208,14 +252,14 @@ half = d_model // 2
 EPS = np.finfo(np.float64).eps
 
 st.title(t("rotation.title"))
-st.markdown(t("rotation.intro"))
+st.markdown(t("rotation.lead"))
 st.latex(
     r"PE_{(p+k)} = PE_{(p)}\,T(k),\quad "
     r"T(k) = \operatorname{diag}\big(\Phi_0(k), \dots, \Phi_{d/2-1}(k)\big),\quad "
     r"\Phi_i(k) = \begin{bmatrix}\cos\omega_i k & -\sin\omega_i k \\"
-    r" \sin\omega_i k & \cos\omega_i k\end{bmatrix},\quad \omega_i = n^{-2i/d}"
+    r" \sin\omega_i k & \cos\omega_i k\end{bmatrix},\quad \omega_i = b^{-2i/d}"
 )
-top = st.columns([1, 1, 1.3, 1.5])
+top = st.columns([1, 1, 1.3])
 k = float(
     controls.number(specs.K, t("rotation.k"), t("rotation.k_help"), container=top[0], format="%g")
 )
@@ -230,7 +274,6 @@ layout = controls.choice(
     captions=[t("rotation.layout_interleaved"), t("rotation.layout_split")],
     container=top[2],
 )
-p = int(controls.slider(specs.POS, t("rotation.p"), t("rotation.p_help"), container=top[3]))
 pair = min(asked, half - 1)
 if pair != asked:
     st.info(t("rotation.pair_clamped", asked=asked, d_model=d_model, last=half - 1))

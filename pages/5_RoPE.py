@@ -8,12 +8,15 @@ from ui import controls, export, rope_extension
 from ui import rope_data as data
 from ui.figures import rope as figs
 from ui.i18n import t
+from ui.params import base_limits
+from ui.safe_text import markdown_text
 from ui.specs import rope as sp
 
 controls.setup_page("rope", sp.SPECS)
 (bar := st.sidebar).subheader(t("rope.sidebar"))
 head_dim = controls.slider(sp.HEAD_DIM, t("rope.head_dim"), t("rope.head_dim_help"), container=bar)
-base = controls.number(sp.BASE, t("rope.base"), t("rope.base_help"), container=bar, format="%g")
+base_help = t("rope.base_help", **base_limits(sp.BASE))
+base = controls.number(sp.BASE, t("rope.base"), base_help, container=bar, format="%g")
 length = controls.slider(sp.LENGTH, t("rope.length"), t("rope.length_help"), container=bar)
 layout = controls.choice(
     sp.LAYOUT, t("rope.layout"), t("rope.layout_help"), container=bar,
@@ -33,12 +36,13 @@ POS = dict(x_title=t("rope.key_pos"), y_title=t("rope.query_pos"))
 FORMULAS = {  # shared by both languages
     "intro": r"q_m = R(m\theta)\,W_q x_m,\quad k_n = R(n\theta)\,W_k x_n,\quad"
     r"\langle q_m, k_n\rangle = (W_q x_m)^\top R\big((n-m)\theta\big)\, W_k x_n",
-    "scores": r"S_{mn} = \frac{\langle q_m, k_n\rangle}{\sqrt d},\qquad a_{mn} = "
-    r"\frac{e^{S_{mn}}}{\sum_{j\le m} e^{S_{mj}}}\ (n \le m),\qquad a_{mn} = 0\ (n > m),\qquad"
-    r" o_m = \sum_{n} a_{mn} v_n",
-    "scores_all": r"S_{mn} = \frac{\langle q_m, k_n\rangle}{\sqrt d},\qquad a_{mn} = "
-    r"\frac{e^{S_{mn}}}{\sum_{j=0}^{L-1} e^{S_{mj}}}\ \ (0 \le n < L),\qquad"
-    r" o_m = \sum_{n} a_{mn} v_n",
+    # The score, divided by sqrt(d) only when the toggle "rope_scale" is on.
+    "score_scaled": r"S_{mn} = \frac{\langle q_m, k_n\rangle}{\sqrt d}",
+    "score_raw": r"S_{mn} = \langle q_m, k_n\rangle",
+    "scores": r"a_{mn} = \frac{e^{S_{mn}}}{\sum_{j\le m} e^{S_{mj}}}\ (n \le m),\qquad"
+    r" a_{mn} = 0\ (n > m),\qquad o_m = \sum_{n} a_{mn} v_n",
+    "scores_all": r"a_{mn} = \frac{e^{S_{mn}}}{\sum_{j=0}^{L-1} e^{S_{mj}}}\ \ (0 \le n < L),"
+    r"\qquad o_m = \sum_{n} a_{mn} v_n",
     "pair": r"\begin{aligned} f_q(x_m, m) &= (W_q x_m)\,e^{i m\theta}\\ &= \begin{pmatrix}"
     r"\cos m\theta & -\sin m\theta\\ \sin m\theta & \cos m\theta\end{pmatrix}\begin{pmatrix}"
     r"q^{(1)}\\ q^{(2)}\end{pmatrix}\\ \langle f_q(x_m, m), f_k(x_n, n)\rangle &= \mathrm{Re}"
@@ -55,13 +59,18 @@ FORMULAS = {  # shared by both languages
     r"q^{(2)}\cos m\theta + q^{(1)}\sin m\theta\big)\\ &\qquad\times\big(k^{(2)}\cos n\theta"
     r" + k^{(1)}\sin n\theta\big)\\ &= g"
     r"\end{aligned}",
-    "compare": r"\text{(a) } q_m\cdot k_n \qquad \text{(b) } (q_m + p_m)\cdot(k_n + p_n)"
-    r"\qquad \text{(c) } R(m\theta)q_m \cdot R(n\theta)k_n",
+    # q, k: the contents before rotation (q_m of the intro is R(m theta) q).
+    "compare": r"\text{(a) } q^\top k \qquad \text{(b) } (q + p_m)^\top(k + p_n)"
+    r"\qquad \text{(c) } \big(R(m\theta)q\big)^\top R(n\theta)k = q_m^\top k_n",
+    "compare_sentence": r"\text{(a) } (W_q x_m)^\top W_k x_n \qquad \text{(b) } \big(W_q(x_m + p_m)"
+    r"\big)^\top W_k(x_n + p_n) \qquad \text{(c) } \big(R(m\theta)W_q x_m\big)^\top R(n\theta)"
+    r"W_k x_n = q_m^\top k_n",
     "layouts": r"\mathrm{rope}_{\mathrm{split}}(q_{:,P}) = \mathrm{rope}_{\mathrm{interleaved}}"
     r"(q)_{:,P},\qquad P = (0, 2, \ldots, d-2,\; 1, 3, \ldots, d-1)",
-    "bound": r"\Big|\sum_{j} h_j e^{i r\theta_j}\Big| \le \max_j |h_{j+1} - h_j|\sum_{j=1}^{d/2}"
-    r"|S_j(r)|,\quad S_j(r) = \sum_{k=0}^{j-1} e^{i r\theta_k},\quad"
-    r" y(r) = \frac{1}{d/2}\sum_{j=1}^{d/2} |S_j(r)|",
+    "bound": r"\Big|\sum_{j=0}^{d/2-1} h_j e^{i r\theta_j}\Big| \le \max_j"
+    r" |h_{j+1} - h_j|\sum_{j=1}^{d/2} |S_j(r)|,\quad y(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}"
+    r" |S_j(r)| \\ h_j = (q_{2j} + i\,q_{2j+1})(k_{2j} - i\,k_{2j+1}),\ h_{d/2} = 0,\quad"
+    r" S_j(r) = \sum_{l=0}^{j-1} e^{i r\theta_l},\quad q = W_q x_m,\ k = W_k x_n",
     "same": r"\frac{\mathbb{E}\,\langle R(m\theta)x,\,R(n\theta)x\rangle}{\mathbb{E}\,|x|^2}"
     r" = \frac{2}{d}\sum_j \cos(r\theta_j),\qquad r = m - n",
 }
@@ -79,11 +88,12 @@ def residual(view) -> str:
 
 
 st.title(t("rope.title"))
-st.markdown(t("rope.intro"))
+st.markdown(t("rope.lead"))
 st.latex(FORMULAS["intro"])
 if kind == "sentence":
     tokens = data.tokenize(text) or (data.EMPTY_TOKEN,)
-    st.caption(t("rope.tokens", count=len(tokens), tokens=" | ".join(tokens[:40])))
+    shown = " | ".join(markdown_text(token) for token in tokens[:40])  # the visitor's text
+    st.caption(t("rope.tokens", count=len(tokens), tokens=shown))
 tabs = controls.lazy_tabs(sp.TAB, "rope", sp.TAB_NAMES)
 
 with tabs["scores"]:
@@ -94,7 +104,9 @@ with tabs["scores"]:
             sp.VIEW, t("rope.view"), t("rope.view_help"), container=right,
             labels=[t(f"rope.view_{code}") for code in sp.VIEW.options],
         )  # fmt: skip
-        st.latex(FORMULAS["scores_all" if how == "attention_all" else "scores"])
+        score = FORMULAS["score_scaled" if scale else "score_raw"]  # / sqrt(d) only if on
+        softmax = FORMULAS["scores_all" if how == "attention_all" else "scores"]
+        st.latex(score + r",\qquad " + softmax)
         args = (*model, length, layout, *content, scale, how)
         view = data.score_view(*args)
         draw = dict(attention=how != "scores", height=controls.chart_height(620))
@@ -107,7 +119,11 @@ with tabs["scores"]:
         st.caption(t(f"rope.scores_notice_{how}"))
         if length > data.EXPORT_MAX:
             st.caption(t("rope.export_capped", n=data.EXPORT_MAX))
-        export.offer("rope_scores", fig, matrix=lambda: data.rope_matrix(*args))
+        with controls.notes():
+            st.markdown(t("rope.intro"))
+            st.markdown(t("rope.notation_notes"))
+        side = min(length, data.EXPORT_MAX)
+        export.offer("rope_scores", fig, matrix=lambda: data.rope_matrix(*args), shape=(side, side))
 
 with tabs["pair"]:
     if tabs["pair"].open:
@@ -160,7 +176,7 @@ with tabs["decay"]:
 
 with tabs["compare"]:
     if tabs["compare"].open:
-        st.latex(FORMULAS["compare"])
+        st.latex(FORMULAS["compare_sentence" if kind == "sentence" else "compare"])
         views = data.compare_views(*model, length, layout, *content, True)
         titles = [t(f"rope.compare_{name}") for name in ("none", "additive", "rope")]
         grids = [v.grid for v in views]
@@ -176,6 +192,12 @@ with tabs["compare"]:
                 t("rope.compare_residual", name=title), residual(v), help=t("rope.residual_help")
             )
         st.caption(t("rope.compare_notice") if views[0].period else t("rope.no_period"))
+        if kind == "sentence":  # with W_q, W_k even the position-only term is not Toeplitz
+            term = data.position_term(*model, length, text, int(seed))
+            st.caption(
+                t("rope.compare_notice_projected", residual=f"{term.residual:.3g}",
+                  max_abs=f"{term.max_abs:.3g}")
+            )  # fmt: skip
         export.offer("rope_compare", fig)
 
 with tabs["layouts"]:

@@ -262,11 +262,14 @@ def decay_bound(distances, inv_freq) -> np.ndarray:
 
     .. math::
 
-        S_j(r) = \\sum_{k=0}^{j-1} e^{i r \\theta_k}, \\qquad
+        S_j(r) = \\sum_{l=0}^{j-1} e^{i r \\theta_l}, \\qquad
         \\Big|\\sum_j h_j e^{i r \\theta_j}\\Big| \\le
         \\max_j |h_{j+1} - h_j| \\sum_{j=1}^{d/2} |S_j(r)|
 
-    (Abel summation with ``h_{d/2} = 0``). The bound is ``(d/2 + 1) / 2`` at r = 0
+    with ``h_j = (q_{2j} + i q_{2j+1})(k_{2j} - i k_{2j+1})`` of the unrotated q and k
+    (the score is the real part of the left sum at r = m - n), and ``h_{d/2} = 0`` for
+    the Abel summation. The curve is a ceiling on |score| per unit of
+    ``(d/2) max_j |h_{j+1} - h_j|``, not a weight. The bound is ``(d/2 + 1) / 2`` at r = 0
     and decays, in a bumpy way, as the relative distance grows.
 
     Parameters

@@ -229,7 +229,7 @@ def sinusoid_offset_distance(offsets, d_model: int, base: float = 10000.0) -> np
 
     .. math::
 
-        \\|PE(p+k) - PE(p)\\|^2 = \\sum_i 2 - 2\\cos(\\omega_i k)
+        \\|PE(p+k) - PE(p)\\|^2 = \\sum_i \\big(2 - 2\\cos(\\omega_i k)\\big)
                               = 4 \\sum_i \\sin^2(\\omega_i k / 2)
 
     (each sin/cos pair is a unit vector turned by the angle ``omega_i k``). The sine form
@@ -712,9 +712,10 @@ def counter_frequencies(bits: int) -> np.ndarray:
     """``omega_i = 2 pi / 2^(i+1) = pi * base^(-2i/d)`` for bits ``i = 0 .. bits - 1``.
 
     The wavelength of pair i is then ``2^(i+1)`` positions, the period of bit i. The
-    factor ``pi`` is the phase convention: the paper fixes ``omega_0 = 1`` (wavelength
-    ``2 pi``); the counter's lowest bit needs wavelength 2, so positions advance the
-    angle by ``pi`` per step.
+    factor ``pi`` changes the frequencies, not a phase: the paper fixes ``omega_0 = 1``
+    (wavelength ``2 pi``); the counter's lowest bit needs wavelength 2, so positions
+    advance the angle by ``pi`` per step. (The phase is the half-step shift ``p + 1/2``
+    of :func:`bit_fundamental`.)
 
     Examples
     --------

@@ -50,6 +50,7 @@ __all__ = [
     "frequencies_power",
     "frequencies_reference",
     "pe_block",
+    "sine_turns_back",
     "torch_angles_f32",
     "torch_rows_f32",
     "ulps",
@@ -308,6 +309,36 @@ def classify_wavelengths(wavelengths, context: int) -> WavelengthClasses:
         raise ValueError("wavelengths must be a 1-D array of positive numbers")
     context = check_int("context", context, minimum=1)
     return WavelengthClasses(wavelengths < 2.0, wavelengths > context)
+
+
+def sine_turns_back(wavelengths, context: int) -> np.ndarray:
+    """Which pairs' sine rises and falls over the positions ``0 .. L-1`` (not monotone).
+
+    For ``lambda >= 2`` the sine ``sin(omega p)`` first steps down from p to p + 1 when
+    ``omega (p + 1/2) > pi/2``; within ``p <= L - 2`` that happens exactly when
+
+    .. math:: \\lambda < 4L - 6
+
+    A pair with ``lambda > L`` turns less than once, yet its sine is monotone only up
+    to about a quarter turn.
+
+    Parameters
+    ----------
+    wavelengths : array_like, shape (m,)
+        Wavelengths >= 2, in positions.
+    context : int
+        ``L`` >= 1.
+
+    Examples
+    --------
+    >>> sine_turns_back([60.0, 193.9, 194.1, 600.0], context=50).tolist()
+    [True, True, False, False]
+    """
+    wavelengths = check_array("wavelengths", wavelengths)
+    if wavelengths.ndim != 1 or not np.all(wavelengths >= 2):
+        raise ValueError("wavelengths must be a 1-D array of numbers >= 2")
+    context = check_int("context", context, minimum=1)
+    return wavelengths < 4 * context - 6
 
 
 def clock_hands(positions, pairs, d_model: int, base: float = 10000.0):

@@ -17,6 +17,7 @@ from posenc.criteria import (
     counter_frequencies,
     distance_blocks,
     scheme_criteria,
+    sinusoid_offset_distance,
 )
 from posenc.schemes import SCHEMES, informative_columns, scheme_table
 from ui.figures.common import (
@@ -112,6 +113,16 @@ def distance_grid(
     rows = block_rows(row_step, shown)
     blocks = distance_blocks(name, shown, d_model, base, block_rows=rows, total_length=seq_len)
     return reduce_blocks(blocks, shown, shown, row_step, col_step)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def first_distance_dip(d_model: int, base: float, upto: int) -> int | None:
+    """The smallest offset k < ``upto`` at which the sinusoid's ``||PE(0) - PE(k)||``
+    (``posenc.criteria.sinusoid_offset_distance``) is smaller than at k - 1, or None:
+    where the distance matrix stops growing away from its diagonal."""
+    distance = sinusoid_offset_distance(np.arange(max(upto, 1)), d_model, base)
+    falls = np.flatnonzero(np.diff(distance) < 0)
+    return int(falls[0]) + 1 if falls.size else None
 
 
 def counter_curves(bits: int, samples: int = 1024) -> dict[str, np.ndarray]:

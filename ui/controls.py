@@ -29,8 +29,11 @@ from ui.params import (
     BoolParam,
     ChoiceParam,
     IntParam,
+    TextParam,
+    base_limits,
     nice_values,
 )
+from ui.safe_text import markdown_code
 from ui.texts import text
 
 _NOTICES = "_posenc_notices"
@@ -57,14 +60,15 @@ def check_query_params(specs: Iterable, raw: dict[str, str]) -> list[str]:
 
     Unknown names and invalid values are dropped from the URL before any widget binds
     them, so Streamlit's own widget code never sees them (a 10 000-digit integer in a
-    bound number box would otherwise crash inside Streamlit).
+    bound number box would otherwise crash inside Streamlit). The messages are
+    Markdown: a name or value from the URL is escaped (``ui.safe_text``).
     """
     specs = {spec.key: spec for spec in specs}
     problems = []
     for key, value in raw.items():
         spec = specs.get(key)
         if spec is None:
-            problems.append(t("common.notice_unknown", name=key[:40]))
+            problems.append(t("common.notice_unknown", name=markdown_code(key)))
             _drop(key)
             continue
         try:
@@ -293,9 +297,12 @@ def _widget_arguments(spec, *, set_by_code: bool) -> dict:
 
 def _synced(spec) -> bool:
     """Whether ``spec``'s URL value is read and written here, not by Streamlit: the
-    carried settings, and choices (a bound radio writes its displayed, translated label
-    into the URL; the URL keeps the option's code, the same in both languages)."""
-    return spec in CARRIED or isinstance(spec, ChoiceParam)
+    carried settings, choices (a bound radio writes its displayed, translated label
+    into the URL; the URL keeps the option's code, the same in both languages), and
+    texts (a bound text box takes the first ``max_chars`` characters of a longer URL
+    value and writes them back into the URL, after :func:`check_query_params` refused
+    it: the notice said "reset to the default" while the cut text was used)."""
+    return spec in CARRIED or isinstance(spec, (ChoiceParam, TextParam))
 
 
 def _url_value(spec):
@@ -506,7 +513,8 @@ def shared_controls(*, seq_len: bool = True) -> tuple[int, int, float]:
     if seq_len:
         length = size(SEQ_LEN, t("common.seq_len"), t("common.seq_len_help"), container=sidebar)
     d_model = size(D_MODEL, t("common.d_model"), t("common.d_model_help"), container=sidebar)
-    base = number(BASE, t("common.base"), t("common.base_help"), container=sidebar, format="%g")
+    base_help = t("common.base_help", **base_limits(BASE))
+    base = number(BASE, t("common.base"), base_help, container=sidebar, format="%g")
     menu.remember()
     return int(length), int(d_model), float(base)
 
@@ -555,3 +563,10 @@ def run_open_tab(spec: ChoiceParam, page: str, sections: dict[str, Callable[[], 
         if tab.open:
             with tab:
                 sections[name]()
+
+
+def notes():
+    """A tab's collapsed "Notes" (``with controls.notes(): ...``): corrections of the
+    sources, float and framework details, longer derivations. What a tab shows open
+    is its chart and two short lines (``tests/test_word_budget.py`` counts them)."""
+    return st.expander(t("common.notes"), icon=":material/notes:")

@@ -17,9 +17,9 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
     """Power form vs log-space form, and float32 drift at large positions."""
     st.header(t("wavelengths.sec_forms"))
     form_cols = st.columns(2)
-    form_cols[0].latex(r"\omega_i = \frac{1}{n^{2i/d}}")
-    form_cols[1].latex(r"\omega_i = \exp\!\left(2i\cdot\left(-\frac{\ln n}{d}\right)\right)")
-    st.markdown(t("wavelengths.forms_intro"))
+    form_cols[0].latex(r"\omega_i = \frac{1}{b^{2i/d}}")
+    form_cols[1].latex(r"\omega_i = \exp\!\left(2i\cdot\left(-\frac{\ln b}{d}\right)\right)")
+    st.markdown(t("wavelengths.forms_lead"))
     forms = data.form_errors(d_model, base)
     st.dataframe(data.forms_table(forms["compare"], t))
     fig_forms = figs.forms_figure(
@@ -32,7 +32,6 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
     controls.plot(fig_forms, "wl_forms_chart")
     worse = [k for k, c in forms["compare"].items() if c.log_ulps > c.power_ulps]
     verdict = "forms_log_worse" if worse else "forms_log_not_worse"
-    st.caption(t("wavelengths.forms_notice"))
     st.caption(
         t(
             f"wavelengths.{verdict}",
@@ -44,12 +43,7 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
     export.offer("frequency_forms", fig_forms, matrix=np.column_stack(forms["ulps"]["float64"]))
 
     st.subheader(t("wavelengths.sec_drift"))
-    st.markdown(t("wavelengths.drift_intro"))
-    st.latex(
-        r"\varepsilon(p) = \max_j \left| PE^{\mathrm{f32}}_{(p,j)} - PE_{(p,j)} \right|,\qquad"
-        r"\theta^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}(p\cdot\delta_i),\quad \delta_i = "
-        r"\mathrm{fl}_{32}\big(\exp \mathrm{fl}_{32}(2i\cdot\mathrm{fl}_{32}(-\ln n/d))\big)"
-    )
+    st.markdown(t("wavelengths.drift_lead"))
     drift_pos, drift = data.drift(d_model, base, seq_len)
     marks = sorted({seq_len - 1, 8191, 99999})
     for column, position in zip(st.columns(len(marks)), marks, strict=True):
@@ -60,5 +54,17 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
         )
     fig_drift = figs.drift_figure(drift_pos, drift, seq_len, t, height=controls.chart_height(380))
     controls.plot(fig_drift, "wl_drift_chart")
-    st.caption(t("wavelengths.drift_notice"))
+    with controls.notes():
+        st.markdown(t("wavelengths.forms_intro"))
+        st.caption(t("wavelengths.forms_notice"))
+        rel = forms["div_term_rel"]
+        st.markdown(
+            t("wavelengths.drift_intro", div_rel=f"{rel:.2g}", div_units=f"{rel / 2.0**-24:.2g}")
+        )
+        st.latex(
+            r"\varepsilon(p) = \max_j \left| PE^{\mathrm{f32}}_{(p,j)} - PE_{(p,j)} \right|,\qquad"
+            r"\theta^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}(p\cdot\delta_i),\quad \delta_i = "
+            r"\mathrm{fl}_{32}\big(\exp \mathrm{fl}_{32}(2i\cdot\mathrm{fl}_{32}(-\ln b/d))\big)"
+        )
+        st.caption(t("wavelengths.drift_notice"))
     export.offer("float32_drift", fig_drift, matrix=np.column_stack([drift_pos, *drift]))

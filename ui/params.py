@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ui.safe_text import markdown_text
 from ui.texts import TextError
 
 
@@ -33,7 +34,9 @@ class IntParam:
             value = float(raw)
         except ValueError:
             raise ParamError("not_number", name=self.key, raw=_short(raw)) from None
-        if not math.isfinite(value) or not value.is_integer():
+        if math.isinf(value):  # a number too large for a float: 400 digits, 1e400
+            raise ParamError("outside", name=self.key, raw=_short(raw), **interval(self))
+        if math.isnan(value) or not value.is_integer():
             raise ParamError("not_whole", name=self.key, raw=_short(raw))
         value = int(value)
         if not self.minimum <= value <= self.maximum:
@@ -103,7 +106,13 @@ class TextParam:
 
 
 def _short(raw: str, limit: int = 40) -> str:
-    return raw if len(raw) <= limit else raw[:limit] + "…"
+    """A rejected value as it goes into a notice (Markdown): one line, cut, escaped."""
+    return markdown_text(raw, limit)
+
+
+def base_limits(spec) -> dict[str, str]:
+    """``low`` and ``high`` of a base's range for its help text: ``1`` and ``1,000,000,000``."""
+    return {"low": f"{spec.minimum:g}", "high": f"{spec.maximum:,.0f}"}
 
 
 def interval(spec) -> dict[str, str]:

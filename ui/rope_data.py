@@ -215,6 +215,18 @@ def compare_views(head_dim, base, length, layout, kind, text, seed, scale) -> tu
     return tuple(views)
 
 
+@st.cache_data(max_entries=8, show_spinner=False)
+def position_term(head_dim, base, length, text, seed) -> ScoreView:
+    """The position-only part of the additive scores of a sentence,
+    ``p_m^T W_q^T W_k p_n``, with its Toeplitz residual at shift 1 (by row blocks):
+    with projections it depends on m and n, not on m - n only."""
+    c = make_content(head_dim, 1, "sentence", text, seed)  # W_q, W_k: from the seed alone
+    pe = posenc.sinusoidal(length, head_dim, base)
+    left, right = pe @ c.w_q.T, pe @ c.w_k.T
+    positions = Content(left, right, c.w_q, c.w_k, (), 1)
+    return _score_view(left, right, positions, head_dim, False, "scores", 2)
+
+
 def layout_step(head_dim: int, length: int) -> int:
     """Query rows the layout check steps by: 1 (all) up to ``LAYOUT_WORK``."""
     return max(1, math.ceil(length * length * head_dim / LAYOUT_WORK))

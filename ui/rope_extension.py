@@ -59,7 +59,7 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
     }
     fig = figs.frequency_figure(ext["turns"], y_title=t("rope.turns"), thresholds=marks, **kw)
     controls.plot(fig, "rope_turns_chart", right)
-    st.caption(t("rope.frequency_notice", orig=orig))
+    st.caption(t("rope.frequency_lead", orig=orig))
     kinds = ("method", *data.PAIR_KINDS)
     rows = [[names[code], *ext["counts"][code].values()] for code in data.SCALINGS]
     counted = pd.DataFrame(rows, columns=[t(f"rope.count_{kind}") for kind in kinds])
@@ -74,6 +74,13 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
     counts = ext["counts"][scaling]
     unchanged = scaling != "none" and counts["kept"] == pairs
     kind = "ext_unchanged" if unchanged else "ext_notice"
-    st.caption(t(f"rope.{kind}_{scaling}", orig=orig, context=context, pairs=pairs, **counts))
+    inv = ext["inv_freq"]
+    slowest = inv["none"][-1] / inv[scaling][-1]  # how many times slower the slowest pair turns
+    st.caption(
+        t(f"rope.{kind}_{scaling}", orig=orig, context=context, pairs=pairs, **counts,
+          slowest=f"{slowest:.3g}", factor=f"{float(factor):g}")
+    )  # fmt: skip
+    with controls.notes():
+        st.caption(t("rope.frequency_notice", orig=orig))
     table = [ext["distances"], *ext["scores"].values(), *ext["bounds"].values()]
     export.offer("rope_extension", fig, matrix=np.column_stack(table))

@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from posenc.fit import ShiftFit, fit_shift, spread_positions
+from posenc.fit import ShiftFit, fit_shift, sine_only_fit_error, spread_positions
 from posenc.shift import (
     apply_rotation,
     apply_rotation_columns,
@@ -73,6 +73,11 @@ def t_window(k: float, d_model: int, base: float, layout: str, pair: int):
     return idx, rotation_entries(k, d_model, base, rows=idx, cols=idx, layout=layout)
 
 
+def t_export_shape(d_model: int) -> tuple[int, int]:
+    """The shape of :func:`t_export`."""
+    return (d_model, d_model) if d_model <= EXPORT_DIMS else (d_model // 2, 4)
+
+
 def t_export(k: float, d_model: int, base: float, layout: str) -> np.ndarray:
     """T(k) itself up to EXPORT_DIMS; wider, one row per block: cos, -sin, sin, cos."""
     if d_model <= EXPORT_DIMS:
@@ -118,6 +123,17 @@ def coefficient_check(
         return live_check(seq_len, d_model, base, k, layout)
     r = coefficients(d_model, base, choice)
     return _pooled(shift_residuals(seq_len, d_model, k, base, layout=layout, coefficients=r))
+
+
+# Positions the wrong-index example of the check's help is measured on, at most.
+WRONG_INDEX_POSITIONS = 512
+
+
+def wrong_index_residual(seq_len: int, d_model: int, base: float, k: float, layout: str) -> float:
+    """The live check's largest residual with the index one pair off (``omega_{i+1}``),
+    over the first ``WRONG_INDEX_POSITIONS`` positions: how far a wrong T(k) lands."""
+    shown = min(seq_len, WRONG_INDEX_POSITIONS)
+    return coefficient_check(shown, d_model, base, k, layout, "omega_next").worst
 
 
 def signed(x: float, reference: float | None = None) -> str:
@@ -225,18 +241,28 @@ class FitView(NamedTuple):
     capped_dims: bool
     capped_rows: bool
     n_available: int  # positions offered (L)
+    sine_only: float  # max |XW - Y| of the same fit with the sine columns only
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def fit(seq_len: int, d_model: int, base: float, k: float, layout: str, kind: str) -> FitView:
+def fit(
+    seq_len: int, d_model: int, base: float, k: float, layout: str, kind: str, samples: str = "L"
+) -> FitView:
+    """The fit on ``samples``: ``"L"`` positions (at most FIT_ROWS), or ``"2m"``, twice
+    the columns m fitted, whatever L (then the run is 0 .. 2m - 1)."""
     pairs = min(pair_count(d_model), FIT_DIMS // 2)
-    n = min(seq_len, FIT_ROWS)
+    n = 4 * pairs if samples == "2m" else min(seq_len, FIT_ROWS)
+    length = n if samples == "2m" else seq_len
     if kind == "spread":
         positions = spread_positions(n, d_model, base, pairs=pairs)
     else:
-        positions = np.unique(np.round(np.linspace(0, seq_len - 1, n)))
+        positions = np.unique(np.round(np.linspace(0, length - 1, n)))
     result = fit_shift(positions, k, d_model, base, layout=layout, pairs=pairs)
     turns = posenc.frequencies(d_model, base)[:pairs] * np.ptp(positions) / (2 * np.pi)
     slow = np.flatnonzero(turns < 1)
     slow_from = int(slow[0]) if slow.size else None
-    return FitView(result, pairs, slow_from, pairs < pair_count(d_model), n < seq_len, seq_len)
+    sine_only = sine_only_fit_error(positions, k, d_model, base, pairs=pairs)
+    capped_rows = samples != "2m" and n < seq_len
+    return FitView(
+        result, pairs, slow_from, pairs < pair_count(d_model), capped_rows, seq_len, sine_only
+    )

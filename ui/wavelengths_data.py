@@ -20,7 +20,8 @@ DTYPES = ("float64", "float32")
 def form_errors(d_model: int, base: float) -> dict:
     """Both frequency forms in both dtypes against the 40-digit reference.
 
-    Returns ``{"ulps": {dtype: (power ulps, log ulps)}, "compare": {dtype: FormComparison}}``.
+    Returns ``{"ulps": {dtype: (power ulps, log ulps)}, "compare": {dtype: FormComparison},
+    "div_term_rel": max relative error of the float32 log form (torch's div_term)}``.
     """
     truth = spectrum.frequencies_reference(d_model, base)
     ulps, compare = {}, {}
@@ -29,7 +30,9 @@ def form_errors(d_model: int, base: float) -> dict:
         log = spectrum.frequencies_logspace(d_model, base, dtype=dtype)
         ulps[dtype] = (spectrum.ulps(power, truth), spectrum.ulps(log, truth))
         compare[dtype] = spectrum.compare_forms(d_model, base, dtype=dtype)
-    return {"ulps": ulps, "compare": compare}
+    div_term = spectrum.frequencies_logspace(d_model, base, dtype=np.float32).astype(np.float64)
+    div_term_rel = float((np.abs(div_term - truth) / truth).max())
+    return {"ulps": ulps, "compare": compare, "div_term_rel": div_term_rel}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
