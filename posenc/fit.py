@@ -25,7 +25,7 @@ from posenc._validate import check_array, check_int, check_layout, check_real
 from posenc.shift import block_rotation, encode_positions, pair_columns
 from posenc.sinusoidal import frequencies
 
-__all__ = ["ShiftFit", "fit_linear_map", "fit_shift", "spread_positions"]
+__all__ = ["ShiftFit", "fit_linear_map", "fit_shift", "sine_only_fit_error", "spread_positions"]
 
 
 class ShiftFit(NamedTuple):
@@ -176,3 +176,43 @@ def fit_shift(
         matrix_error=float(gap.max()),
         pair_errors=pair_errors,
     )
+
+
+def sine_only_fit_error(
+    positions, k: float, d_model: int, base: float = 10000.0, *, pairs: int | None = None
+) -> float:
+    """``max |X W - Y|`` of the least-squares fit for a sine-only code: why PE needs cos.
+
+    With only the columns ``sin(omega_i p)``, the shifted code is
+
+    .. math:: \\sin \\omega_i (p + k) = \\cos(\\omega_i k)\\,\\sin \\omega_i p
+              + \\sin(\\omega_i k)\\,\\cos \\omega_i p
+
+    and ``cos(omega_i p)`` is no linear function of the sines over many positions: no
+    matrix ``T(k)`` exists, and the best ``W`` leaves a residual of order
+    ``|sin omega_i k|`` (unless the positions are fewer than the columns, when some ``W``
+    fits any data). The sin/cos code's residual (:func:`fit_shift`) is rounding.
+
+    Parameters
+    ----------
+    positions, k, d_model, base, pairs
+        As for :func:`fit_shift`: the sines of pairs ``0 .. pairs - 1``.
+
+    Examples
+    --------
+    >>> p = spread_positions(64, 16, pairs=4)
+    >>> bool(sine_only_fit_error(p, 2.5, 16, pairs=4) > 0.1)
+    True
+    >>> bool(fit_shift(p, 2.5, 16, pairs=4).fit_error < 1e-12)
+    True
+    """
+    positions = check_array("positions", positions)
+    if positions.ndim != 1:
+        raise ValueError(f"positions must be one-dimensional, got shape {positions.shape}")
+    k = check_real("k", k)
+    omega = frequencies(d_model, base)
+    used = omega.size if pairs is None else check_int("pairs", pairs, minimum=1, maximum=omega.size)
+    x = np.sin(np.multiply.outer(positions, omega[:used]))
+    y = np.sin(np.multiply.outer(positions + k, omega[:used]))
+    w, _ = fit_linear_map(x, y)
+    return float(np.abs(x @ w - y).max())

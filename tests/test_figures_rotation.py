@@ -398,3 +398,17 @@ def test_a_base_near_1_shows_the_two_offsets_with_enough_digits_to_tell_apart():
     key, fields = data.coefficient_note("omega_next", 128, 1.0001, 3.0)
     assert key == "rotation.coef_omega_next_notice" and fields["shift"] != fields["k"]
     assert float(fields["shift"].replace("+ ", "")) == pytest.approx(3 * 1.0001 ** (-2 / 128))
+
+
+def test_fit_view_on_twice_the_columns_is_determined_whatever_L():
+    view = data.fit(50, 128, 10000.0, 3.0, "interleaved", "spread", "2m")
+    m = view.fit.columns.size
+    assert view.fit.positions.size == 2 * m >= 50 and view.fit.rank == m
+    assert view.fit.matrix_error < 1e-8 and not view.capped_rows
+
+
+@pytest.mark.parametrize("kind", ["spread", "sequence"])
+def test_sine_only_fit_misses_by_orders_of_magnitude_more_than_sin_cos(kind):
+    view = data.fit(50, 128, 10000.0, 3.0, "interleaved", kind, "2m")
+    assert view.sine_only > 0.1
+    assert view.sine_only > 1e6 * view.fit.fit_error

@@ -245,7 +245,7 @@ def test_fit_positions_switch_between_spread_and_the_run():
 
 
 def test_too_few_positions_say_the_fit_is_underdetermined():
-    at = open_page({"seq_len": "50", "d_model": "128"}, tab="fit")
+    at = open_page({"seq_len": "50", "d_model": "128", "rot_fit_n": "L"}, tab="fit")
     assert any("Underdetermined" in i.value for i in at.info)
     assert metric(at, "rank of X") == "50 / 128"
 
@@ -262,7 +262,7 @@ def test_bad_url_values_give_a_notice_and_defaults(query, name):
 
 
 def test_smallest_settings():
-    query = {"seq_len": "1", "d_model": "2", "rot_k": "-1000", "rot_p": "0"}
+    query = {"seq_len": "1", "d_model": "2", "rot_k": "-1000", "rot_p": "0", "rot_fit_n": "L"}
     for tab in specs.TAB_NAMES:
         at = open_page(query, tab=tab)
         assert_charts(at, tab)
@@ -271,7 +271,8 @@ def test_smallest_settings():
 
 
 def test_chinese_page():
-    at = open_page({"lang": "zh", "rot_k": "-2.5", specs.TAB.key: tab_label("fit", "zh")})
+    query = {"lang": "zh", "rot_k": "-2.5", "rot_fit_n": "L"}
+    at = open_page(query | {specs.TAB.key: tab_label("fit", "zh")})
     assert at.title[0].value.startswith("旋转演示")
     assert any("欠定" in i.value for i in at.info)  # the Chinese label opened the fit tab
 
@@ -301,3 +302,48 @@ def test_largest_settings_keep_charts_under_1_mb(tab):
             assert max(sizes) < MAX_CHART_BYTES and float(metric(at, "max residual")) > 0.1
     if tab == "fit":
         assert any(f"{data.FIT_DIMS} of 4096" in i.value for i in at.info)
+
+def test_fit_opens_solvable_with_the_underdetermined_case_one_click_away():
+    at = open_page(tab="fit")  # L = 50 < m = 128 columns
+    assert at.radio(key="rot_fit_n").value == "2m"
+    assert not any("Underdetermined" in i.value for i in at.info)
+    assert metric(at, "rank of X") == "128 / 128"
+    assert float(metric(at, "distance max")) < 1e-8  # W is T(k)
+    at.radio(key="rot_fit_n").set_value("L").run()
+    assert not at.exception
+    assert any("Underdetermined" in i.value for i in at.info)
+
+
+def test_sine_only_code_has_no_T_its_residual_is_orders_of_magnitude_larger():
+    at = open_page(tab="fit")
+    sin_cos, sin_only = float(metric(at, "fit error")), float(metric(at, "sin only"))
+    assert sin_only > 0.1 and sin_only > 1e6 * sin_cos
+
+
+def test_fit_caption_names_the_dotted_line_only_when_it_is_drawn():
+    line = text("en", "rotation.fit_slow_line")
+    for fit, drawn in (("spread", False), ("sequence", True)):
+        at = open_page({"rot_fit": fit}, tab="fit")
+        shapes = chart(at, "rot_fit_error_chart")["layout"].get("shapes", [])
+        assert bool(shapes) == drawn
+        says = " ".join(c.value for c in at.caption)
+        assert ("dotted line" in says) == drawn, fit
+        assert drawn or line not in says
+
+
+def test_check_tab_derives_the_block_of_T_from_angle_addition_before_the_check():
+    at = open_page(tab="check")
+    formulas = [el.value for el in at.get("latex")] if at.get("latex") else []
+    first = next(i for i, f in enumerate(formulas) if r"\sin\omega_i(p+k) &=" in f)
+    check = next(i for i, f in enumerate(formulas) if figs.CHECK_FORMULA in f)
+    assert first < check and r"\Phi_i(k)" in formulas[first]
+
+
+def test_position_p_is_drawn_only_in_the_tabs_whose_view_depends_on_it():
+    for tab in specs.TAB_NAMES:
+        at = open_page({"rot_p": "7"}, tab=tab)
+        has_p = any(s.key == "rot_p" for s in at.slider)
+        assert has_p == (tab in ("circle", "conventions", "dot")), tab
+        if has_p:
+            assert at.slider(key="rot_p").value == 7
+

@@ -42,6 +42,7 @@ LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
     "rot_p": (("rotation.p", {}),),
     "rot_layout": (("rotation.layout", {}),),
     "rot_fit": (("rotation.fit", {}),),
+    "rot_fit_n": (("rotation.fit_n", {}),),
     "rot_coef": (("rotation.coef", {}),),
     "rope_head_dim": (("rope.head_dim", {}),),
     "rope_base": (("rope.base", {}),),

@@ -14,6 +14,9 @@ POS = IntParam("rot_p", 0, 8191, 10)
 LAYOUT = ChoiceParam("rot_layout", ("interleaved", "split"), "interleaved")
 # Positions of the least-squares fit: L spread-out positions or the run 0 .. L-1.
 FIT = ChoiceParam("rot_fit", ("spread", "sequence"), "spread")
+# How many positions the fit uses: twice the m columns (W determined: the default), or L
+# (at the default L = 50 < m = 128, underdetermined: one click away).
+FIT_N = ChoiceParam("rot_fit_n", ("2m", "L"), "2m")
 # Seed 000's coefficient r_n in Phi_n(k): omega_{n-1} (its proof), one pair off, or 1.
 COEF = ChoiceParam("rot_coef", ("omega", "omega_next", "one"), "omega")
 
@@ -21,4 +24,4 @@ COEF = ChoiceParam("rot_coef", ("omega", "omega_next", "one"), "omega")
 TAB_NAMES = ("matrix", "check", "circle", "conventions", "dot", "fit")
 TAB = tab_param("rot_tab", "rotation", TAB_NAMES)
 
-SPECS = (K, PAIR, POS, LAYOUT, FIT, COEF, TAB)
+SPECS = (K, PAIR, POS, LAYOUT, FIT, FIT_N, COEF, TAB)
