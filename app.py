@@ -18,36 +18,21 @@ with st.popover(t("home.sources"), icon=":material/menu_book:"):  # drawn when o
     st.markdown(t("home.sources_intro"))
     st.markdown("\n".join(f"- {t(f'home.source_{name}')}" for name in SOURCES))
 
-st.header(t("home.why_header"))
-st.markdown(t("home.why"))
-
-st.header(t("home.naive_header"))
-left, right = st.columns(2)
-with left:
-    st.latex(r"PE = \frac{pos}{L - 1}")
-    st.markdown(t("home.naive_normalised"))
-with right:
-    st.latex(r"PE = pos")
-    st.markdown(t("home.naive_raw"))
-
-st.header(t("home.criteria_header"))
-for criterion in ("unique", "consistent", "extrapolates", "bounded"):
-    text_col, link_col = st.columns([3, 1.2], vertical_alignment="center")
-    text_col.markdown(t(f"home.criterion_{criterion}"))
-    target = menu.page_for(criterion)
-    if target is not None:
-        link_col.page_link(
-            target.path,
-            label=t(target.label_key),
-            icon=target.icon,
-            query_params=menu.link_params(),
-        )
+# The story in one screen: why (collapsed), the table, what a good code needs.
+with st.expander(t("home.why_header"), icon=":material/help:"):
+    st.markdown(t("home.why"))
+    st.subheader(t("home.naive_header"))
+    left, right = controls.beside([1, 1])
+    left.latex(r"PE_p = \frac{p}{L - 1}")
+    left.markdown(t("home.naive_normalised"))
+    right.latex(r"PE_p = p")
+    right.markdown(t("home.naive_raw"))
 
 st.header(t("home.formula_header"))
 st.latex(
-    r"PE_{(pos,\,2i)} = \sin\!\left(\omega_i\, pos\right),\quad "
-    r"PE_{(pos,\,2i+1)} = \cos\!\left(\omega_i\, pos\right),\quad "
-    r"\omega_i = \frac{1}{n^{2i/d}}"
+    r"PE_{(p,\,2i)} = \sin(\omega_i\, p),\quad "
+    r"PE_{(p,\,2i+1)} = \cos(\omega_i\, p),\quad "
+    r"\omega_i = b^{-2i/d}"
 )
 grid = table_grid("paper", seq_len, d_model, base, "interleaved", False)  # the heatmap's
 figure = home_heatmap(
@@ -69,3 +54,25 @@ if grid.downsampled:
         )
     )
 st.caption(t("home.heatmap_notice", seq_len=seq_len, d_model=d_model, base=f"{base:g}"))
+
+st.header(t("home.criteria_header"))
+for criterion in ("unique", "consistent", "extrapolates", "bounded"):
+    text_col, link_col = st.columns([3, 1.2], vertical_alignment="center")
+    text_col.markdown(t(f"home.criterion_{criterion}"))
+    target = menu.page_for(criterion)
+    if target is not None:
+        link_col.page_link(
+            target.path,
+            label=t(target.label_key),
+            icon=target.icon,
+            query_params=menu.link_params(),
+        )
+
+with st.expander(t("home.notation_header"), icon=":material/functions:"):
+    st.markdown(t("home.notation"))
+    st.latex(r"\omega_i = b^{-2i/d},\qquad \lambda_i = 2\pi\, b^{2i/d},\qquad \theta_i = \omega_i")
+    st.latex(
+        r"x_p = E_p + PE_p,\qquad PE_{p+k} = PE_p\,T(k),\qquad "
+        r"R(m\theta) = T(m):\quad q_m \mapsto R(m\theta)\,q_m,\ \ k_n \mapsto R(n\theta)\,k_n"
+    )
+    st.markdown(t("home.notation_rope"))
