@@ -15,10 +15,10 @@ from ui.specs import heatmap as spec
 
 controls.setup_page("heatmap", spec.SPECS)
 st.title(t("heatmap.title"))
-st.markdown(t("heatmap.intro"))
+st.markdown(t("heatmap.lead"))
 st.latex(
     r"PE_{(p,\,2i)} = \sin(\omega_i\, p),\quad PE_{(p,\,2i+1)} = \cos(\omega_i\, p),\quad"
-    r"\omega_i = \frac{1}{n^{2i/d}},\quad \lambda_i = \frac{2\pi}{\omega_i} = 2\pi\, n^{2i/d}"
+    r"\omega_i = b^{-2i/d},\quad \lambda_i = \frac{2\pi}{\omega_i} = 2\pi\, b^{2i/d}"
 )
 presets = st.popover(
     t("heatmap.presets"), icon=":material/photo_library:", help=t("heatmap.presets_help")
@@ -92,14 +92,16 @@ with tabs["table"]:
             )
         data.downsampled_notice(grid, seq_len, d_model)
         st.caption(t("heatmap.main_notice"))
-        st.caption(t("heatmap.seed_notes"))
         if layout == "split" or group:
             st.caption(t("heatmap.grouped_notice"))
         elif grid.col_step > 1:
             st.caption(t("heatmap.mixed_hint"))
         full = seq_len * d_model <= data.FULL_MAX
         whole = (framework, seq_len, d_model, base, layout)
-        export.offer("pe_table", figure, matrix=(lambda: data.table(*whole)) if full else None)
+        export.offer(
+            "pe_table", figure, matrix=(lambda: data.table(*whole)) if full else None,
+            shape=(seq_len, d_model), code=data.python_call(*whole),
+        )  # fmt: skip
         if not full:
             code = data.python_call(*whole)
             st.caption(
@@ -113,10 +115,12 @@ with tabs["table"]:
             number = st.column_config.NumberColumn(format="%.8f")
             st.dataframe(frame, column_config=dict.fromkeys(frame.columns, number))
             st.caption(t("heatmap.numbers"))
+        with controls.notes():
+            st.caption(t("heatmap.seed_notes"))
 
 with tabs["frameworks"]:
     if tabs["frameworks"].open:
-        st.markdown(t("heatmap.fw_intro"))
+        st.markdown(t("heatmap.fw_lead"))
         differences = data.framework_differences(seq_len, d_model, base)
         frame, config = data.framework_frame(differences)
         st.dataframe(frame, hide_index=True, column_config=config)
@@ -142,42 +146,55 @@ with tabs["frameworks"]:
                 what=t(f"heatmap.fw_what_{framework}"),
             )
         )
-        if framework == "paper":
+        compared = framework
+        if framework == "paper":  # the reference: show the largest difference at once
+            compared = data.most_different(differences)
+            if compared is not None:
+                name = t(f"heatmap.fw_name_{compared}")
+                st.caption(t("heatmap.fw_paper_compares", name=name))
+        if compared is None:
             st.info(t("heatmap.fw_is_paper"), icon=":material/check:")
-        elif not differences.get(framework):
+        elif not differences.get(compared):
             st.info(t("heatmap.fw_identical", name=name), icon=":material/check:")
         else:
-            diff_grid, worst = data.difference_grid(
-                framework, seq_len, d_model, base, layout, group
-            )
+            diff_grid, worst = data.difference_grid(compared, seq_len, d_model, base, layout, group)
             diff_figure = figs.table_figure(
                 diff_grid, words=words, omega=omega, layout=layout, order=order,
                 tokens=tokens or None, zmax=worst, value_name=t("heatmap.w_difference"),
                 reduce="max_abs", height=height,
             )  # fmt: skip
             controls.plot(diff_figure, "hm_difference")
-            export.offer(f"pe_{framework}_minus_paper", diff_figure)
+            export.offer(f"pe_{compared}_minus_paper", diff_figure)
             if diff_grid.downsampled:
                 st.caption(
                     t("heatmap.fw_diff_blocks", rows=diff_grid.row_step, cols=diff_grid.col_step)
                 )
             st.caption(t("heatmap.fw_diff_notice", name=name, worst=worst))
         with st.expander(t("heatmap.fw_code", name=name)):
-            for source, listing in LISTINGS[framework]:
+            for source, listing in LISTINGS[compared or framework]:
                 st.caption(t(f"heatmap.{source}"))
                 st.code(listing, language="python")
             st.caption(t("heatmap.code_base", base=f"{base:g}"))
+        with controls.notes():
+            st.markdown(t("heatmap.fw_intro"))
 
 with tabs["embedding"]:
     if tabs["embedding"].open:
-        st.markdown(t("heatmap.emb_intro"))
-        st.latex(r"x_p = E_p + PE_p")
+        st.markdown(t("heatmap.emb_lead"))
+        st.latex(r"x_p = \sqrt{d}\,E_p + PE_p")
+        seed_box, scale_box = st.columns(3)[:2]
         seed = controls.slider(
-            spec.SEED, t("heatmap.seed"), t("heatmap.seed_help"), container=st.columns(3)[0]
+            spec.SEED, t("heatmap.seed"), t("heatmap.seed_help"), container=seed_box
         )
-        panels = data.embedding_panels(seq_len, d_model, base, layout, int(seed))
+        scaled = controls.toggle(
+            spec.SCALE, t("heatmap.emb_scale"), t("heatmap.emb_scale_help"), container=scale_box
+        )
+        panels = data.embedding_panels(seq_len, d_model, base, layout, int(seed), scaled=scaled)
+        titles = {key: t(f"heatmap.emb_panel_{key}") for key in panels}
+        if scaled:  # the embedding is sqrt(d) E wherever it appears
+            titles = {k: v if k == "pe" else f"√d·{v}" for k, v in titles.items()}
         emb_figure = figs.embedding_figure(
-            [(t(f"heatmap.emb_panel_{key}"), matrix) for key, matrix in panels.items()],
+            [(titles[key], matrix) for key, matrix in panels.items()],
             words=words, height=controls.chart_height(380), stacked=controls.phone(),
             panel_height=controls.chart_height(240),
         )  # fmt: skip
@@ -189,7 +206,10 @@ with tabs["embedding"]:
         rows, cols = panels["emb"].shape
         if (rows, cols) != (seq_len, d_model):
             st.caption(t("heatmap.emb_capped", rows=rows, cols=cols, L=seq_len, d=d_model))
-        st.caption(t("heatmap.emb_notice", max_pos=seq_len - 1))
+        if scaled:  # what to notice; unscaled, the caption below says it
+            st.caption(t("heatmap.emb_short_notice", max_pos=rows - 1))
+        else:
+            st.caption(t("heatmap.emb_unscaled", size=f"{d_model**-0.5:.2g}"))
         with st.expander(t("heatmap.concat")):
             st.latex(
                 r"W\begin{bmatrix} E_p \\ PE_p\end{bmatrix} = \begin{bmatrix} W_E & W_{PE}"
@@ -197,15 +217,15 @@ with tabs["embedding"]:
             )
             weights = dict(add=f"{d_model**2:,}", concat=f"{2 * d_model**2:,}")
             st.markdown(t("heatmap.concat_text", d=d_model, **weights))
+        with controls.notes():
+            st.markdown(t("heatmap.emb_intro"))
+            st.caption(t("heatmap.emb_notice", max_pos=seq_len - 1))
+            st.markdown(t("heatmap.emb_scale_notes", root=f"{d_model**0.5:.3g}", d=d_model))
 
 with tabs["similarity"]:
     if tabs["similarity"].open:
-        st.markdown(t("heatmap.sim_intro"))
-        st.latex(
-            r"PE_p \cdot PE_q = \sum_{i=0}^{d/2-1} \big[\sin\omega_i p\,\sin\omega_i q"
-            r" + \cos\omega_i p\,\cos\omega_i q\big]"
-            r" = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (p-q)\big)"
-        )
+        st.markdown(t("heatmap.sim_lead"))
+        st.latex(r"PE_p \cdot PE_q = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (p-q)\big)")
         asked = controls.number(
             spec.SIM_ROW, t("heatmap.sim_row"), t("heatmap.sim_row_help"),
             container=st.columns(4)[0], format="%.0f",
@@ -235,6 +255,8 @@ with tabs["similarity"]:
         export.offer(
             "pe_similarity", sim_figure,
             matrix=(lambda: posenc.similarity_matrix(seq_len, d_model, base)) if small else None,
+            shape=(seq_len, seq_len),
+            code=f"posenc.similarity_matrix({seq_len}, {d_model}, {base!r})",
         )  # fmt: skip
         curve, stride = figs.similarity_curve(
             data.similarity_row(seq_len, d_model, base, reference), reference, words=words,
@@ -247,3 +269,10 @@ with tabs["similarity"]:
                 t("heatmap.sim_subsampled", step=stride, n=len(curve.data[0].x), total=seq_len)
             )
         st.caption(t("heatmap.sim_curve_notice"))
+        with controls.notes():
+            st.markdown(t("heatmap.sim_intro"))
+            st.latex(
+                r"PE_p \cdot PE_q = \sum_{i=0}^{d/2-1} \big[\sin\omega_i p\,\sin\omega_i q"
+                r" + \cos\omega_i p\,\cos\omega_i q\big]"
+                r" = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (p-q)\big)"
+            )
