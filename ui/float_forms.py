@@ -54,6 +54,7 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
         )
     fig_drift = figs.drift_figure(drift_pos, drift, seq_len, t, height=controls.chart_height(380))
     controls.plot(fig_drift, "wl_drift_chart")
+    export.offer("float32_drift", fig_drift, matrix=np.column_stack([drift_pos, *drift]))
     with controls.notes():
         st.markdown(t("wavelengths.forms_intro"))
         st.caption(t("wavelengths.forms_notice"))
@@ -67,4 +68,3 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
             r"\mathrm{fl}_{32}\big(\exp \mathrm{fl}_{32}(2i\cdot\mathrm{fl}_{32}(-\ln b/d))\big)"
         )
         st.caption(t("wavelengths.drift_notice"))
-    export.offer("float32_drift", fig_drift, matrix=np.column_stack([drift_pos, *drift]))
