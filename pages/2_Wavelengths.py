@@ -111,7 +111,7 @@ def curves_tab() -> None:
 def vector_tab() -> None:
     """The encoding vector of chosen positions across dimensions (seed 004)."""
     st.header(t("wavelengths.sec_vector"))
-    st.latex(r"P(k,\,2x) = \sin\!\left(\frac{k}{n^{2x/d}}\right),\qquad x = 0,1,\dots")
+    st.latex(r"PE_{(p,\,2i)} = \sin\!\left(\frac{p}{b^{2i/d}}\right),\qquad i = 0,1,\dots")
     vec_cols = st.columns([2, 2, 2])
     raw_positions = controls.text_input(
         specs.POSITIONS,

@@ -47,8 +47,8 @@ def clock(d_model=128, base=1e4, p0=0, step=1, dials=12):
 
 def test_wavelength_figure_draws_lambda_and_omega_of_every_base_on_log_axes():
     fig = lambda_figure()
-    names = [t.name for t in fig.data if t.name and t.name.startswith("n = ")]
-    assert names == ["n = 10000"] * 2 + ["n = 100"] * 2 + ["n = 500000"] * 2
+    names = [t.name for t in fig.data if t.name and t.name.startswith("b = ")]
+    assert names == ["b = 10000"] * 2 + ["b = 100"] * 2 + ["b = 500000"] * 2
     assert fig.layout.yaxis.type == "log" and fig.layout.yaxis2.type == "log"
     lam = y_of(fig.data[0])
     np.testing.assert_array_equal(lam, posenc.wavelengths(128, 1e4))
@@ -108,7 +108,7 @@ def test_seed_004_panels_are_the_sines_of_pairs_0_to_99_at_k_0_4_8_12():
     x = np.arange(100)
     values = spectrum.pe_block(ks, 2 * x, 512, 10000.0)
     fig = figs.vectors_figure(x, values, ks, tr("wavelengths.vec_x_pairs"), tr)
-    assert [a.text for a in fig.layout.annotations] == ["k = 0", "k = 4", "k = 8", "k = 12"]
+    assert [a.text for a in fig.layout.annotations] == ["p = 0", "p = 4", "p = 8", "p = 12"]
     for trace, k in zip(fig.data, ks, strict=True):
         seed = np.sin(k / np.power(10000, 2 * x / 512))  # plotSinusoid of seed 004
         np.testing.assert_allclose(y_of(trace), seed, atol=1e-7)

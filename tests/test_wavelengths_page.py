@@ -72,7 +72,7 @@ def draws(at: AppTest, tab: str) -> bool:
 
 def base_names(at: AppTest) -> list[str]:
     traces = chart(at, LAMBDA)["data"]
-    return [t["name"] for t in traces if t.get("showlegend") is not False and "n = " in t["name"]]
+    return [t["name"] for t in traces if t.get("showlegend") is not False and "b = " in t["name"]]
 
 
 def notices(at: AppTest) -> str:
@@ -120,10 +120,10 @@ def test_metrics_count_the_pairs_longer_than_the_context():
 
 def test_extra_bases_text_adds_one_series_per_base():
     at = open_page(tab="lambdas")
-    assert base_names(at) == ["n = 10000", "n = 100", "n = 500000"]
+    assert base_names(at) == ["b = 10000", "b = 100", "b = 500000"]
     at.text_input(key="wl_bases").input("2, 1e6, 10000")
     rerun(at)
-    assert base_names(at) == ["n = 10000", "n = 2", "n = 1e+06"]  # the shared base once
+    assert base_names(at) == ["b = 10000", "b = 2", "b = 1e+06"]  # the shared base once
     table = next(m.value for m in at.markdown if m.value.startswith("| "))
     assert len(table.splitlines()) == 2 + 3  # the bases table: header, rule, a row per base
     assert table.splitlines()[3].startswith("| 2 |")
@@ -131,7 +131,7 @@ def test_extra_bases_text_adds_one_series_per_base():
 
 def test_empty_extra_bases_draw_only_the_shared_base():
     at = open_page({"wl_bases": ""}, tab="lambdas")
-    assert base_names(at) == ["n = 10000"]
+    assert base_names(at) == ["b = 10000"]
     assert not at.warning
 
 
@@ -195,7 +195,7 @@ def test_positions_text_chooses_the_vector_panels():
     at.text_input(key="wl_positions").input("3, 30")
     rerun(at)
     titles = [a["text"] for a in chart(at, VECTORS)["layout"]["annotations"]]
-    assert titles == ["k = 3", "k = 30"]
+    assert titles == ["p = 3", "p = 30"]
 
 
 def test_vector_mode_row_draws_sines_and_cosines_of_the_row():
@@ -290,10 +290,10 @@ def test_seed_004_preset_reproduces_the_four_sine_panels_at_d_512():
     assert at.number_input(key="d_model").value == 512
     fig = chart(at, VECTORS)
     assert [a["text"] for a in fig["layout"]["annotations"]] == [
-        "k = 0",
-        "k = 4",
-        "k = 8",
-        "k = 12",
+        "p = 0",
+        "p = 4",
+        "p = 8",
+        "p = 12",
     ]
     x = np.arange(100)
     for trace, k in zip(fig["data"], (0, 4, 8, 12), strict=True):
@@ -320,7 +320,7 @@ def test_url_reproduces_the_view():
     assert views["curves"].text_input(key="wl_dims").value == "2,3"
     assert views["vector"].radio(key="wl_vec_mode").value == "row"
     assert views["clock"].slider(key="wl_dials").value == 4
-    assert base_names(views["lambdas"]) == ["n = 10000", "n = 3"]
+    assert base_names(views["lambdas"]) == ["b = 10000", "b = 3"]
     assert chart(views["clock"], CLOCK)["frames"][1]["name"] == "13"
 
 

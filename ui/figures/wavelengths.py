@@ -204,7 +204,7 @@ def vectors_figure(
     Four to a row, each row ``height`` tall; ``stacked`` (a phone): one per row, 0.6x as tall.
     """
     n = len(positions)
-    titles = [f"k = {k}" for k in positions]
+    titles = [f"p = {k}" for k in positions]
     cols = 1 if stacked else min(n, 4)
     rows = -(-n // cols)
     panel_height = int(height * 0.6)
@@ -227,7 +227,7 @@ def vectors_figure(
                 mode="lines",
                 line=dict(color=PALETTE[1], width=1.5),
                 showlegend=False,
-                hovertemplate=f"k={k}<br>{x_title}=%{{x}}<br>%{{y:.6f}}<extra></extra>",
+                hovertemplate=f"p={k}<br>{x_title}=%{{x}}<br>%{{y:.6f}}<extra></extra>",
             ),
             row=index // cols + 1,
             col=index % cols + 1,
