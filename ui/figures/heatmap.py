@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import plotly.colors as pcolors
 import plotly.graph_objects as go
 
 from ui.figures.common import (
@@ -25,6 +26,7 @@ from ui.figures.common import (
     style_stacked,
 )
 from ui.figures.common import panels as grid_of_panels  # embedding_figure has a `panels`
+from ui.safe_text import plotly_text
 
 # Curves with more points are subsampled.
 MAX_POINTS = 5000
@@ -95,11 +97,14 @@ def _range(values) -> str:
 def row_labels(
     grid: Grid, words: dict, tokens: Sequence[str] | None = None, symbol=""
 ) -> list[str]:
-    """One label per displayed row (unique: Plotly uses them as categories)."""
+    """One label per displayed row (unique: Plotly uses them as categories).
+
+    A token is the visitor's text: escaped and cut short (``plotly_text``), since Plotly
+    reads HTML in labels and hover texts."""
     labels = []
     for a, b in spans(grid.rows, grid.row_step):
         if b - a == 1:
-            token = f": {tokens[a]}" if tokens is not None and a < len(tokens) else ""
+            token = f": {plotly_text(tokens[a])}" if tokens is not None and a < len(tokens) else ""
             labels.append(f"{words['position']} {symbol}{a}{token}")
         else:
             labels.append(f"{words['positions']} {symbol}{a}–{b - 1}")
@@ -185,6 +190,21 @@ def _heatmap(grid: Grid, x: list[str], y: list[str], zmax: float, hover: str) ->
     )
 
 
+def fitted_colorscale(low: float, high: float, samples: int = 11) -> list:
+    """``COLORSCALE`` for a colour range of exactly ``[low, high]``, keeping its meaning:
+    across 0, the part of the scale between them (0 stays white); all positive, its
+    white-to-red half spread over the range (all negative: blue-to-white), so values of
+    one sign, e.g. PE PE^T at L = 50 (31 .. 64 of +-64), use every shade."""
+    top = max(abs(low), abs(high)) or 1.0
+    if low < 0 < high:
+        ends = ((low + top) / (2 * top), (high + top) / (2 * top))
+    else:
+        ends = (0.5, 1.0) if high > 0 else (0.0, 0.5)
+    stops = np.linspace(*ends, samples)
+    colours = pcolors.sample_colorscale(COLORSCALE, stops.tolist())
+    return [[i / (samples - 1), colour] for i, colour in enumerate(colours)]
+
+
 def _hover_value(grid: Grid, words: dict, name: str, reduce: str = "mean") -> str:
     if grid.downsampled:
         name = words[reduce].format(rows=grid.row_step, cols=grid.col_step)
@@ -235,7 +255,8 @@ def table_figure(
                     x=where, y=1.0, yref="paper", yanchor="bottom", text=text, showarrow=False
                 )
     if tokens is not None and grid.row_step == 1:
-        row_ticks = dict(tickmode="array", tickvals=y, ticktext=[f"{a} {tokens[a]}" for a in rows])
+        labels = [f"{a} {plotly_text(tokens[a])}" for a in rows]
+        row_ticks = dict(tickmode="array", tickvals=y, ticktext=labels)
     else:
         row_ticks = _ticks(y, rows)
     fig.update_yaxes(type="category", autorange="reversed", title=words["position"], **row_ticks)
@@ -256,12 +277,14 @@ def similarity_figure(
     Positions are p and q: i is the pair index on this page, k the offset elsewhere.
     """
     grid = as_grid(data)
-    zmax = float(np.max(np.abs(grid.z))) or 1.0
     y = row_labels(grid, words, symbol="p = ")
     x = row_labels(
         Grid(grid.z.T, grid.cols, grid.rows, grid.col_step, grid.row_step), words, symbol="q = "
     )
-    fig = go.Figure(_heatmap(grid, x, y, zmax, _hover_value(grid, words, words["similarity"])))
+    trace = _heatmap(grid, x, y, 1.0, _hover_value(grid, words, words["similarity"]))
+    low, high = float(np.min(grid.z)), float(np.max(grid.z))
+    trace.update(zmin=low, zmax=high, zmid=None, colorscale=fitted_colorscale(low, high))
+    fig = go.Figure(trace)
     starts = [a for a, _ in spans(grid.rows, grid.row_step)]
     ticks = _ticks(y, starts)
     fig.update_yaxes(type="category", autorange="reversed", title=f"{words['position']} i", **ticks)

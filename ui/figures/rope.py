@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ui.figures.common import COLORSCALE, Grid, cell, heatmap, panels, style, style_stacked
+from ui.safe_text import plotly_text
 
 ATTENTION_SCALE = "Blues"
 # Up to this many positions (no downsampling), sentence tokens label the axes.
@@ -45,7 +46,7 @@ def _token_axes(fig: go.Figure, grid: Grid, tokens: Sequence[str], row=None, col
     """Sentence tokens as tick labels (rows always; columns only on a single heatmap)."""
     if not tokens or grid.downsampled or grid.z.shape[0] > TOKEN_TICKS:
         return
-    labels = [f"{tokens[i % len(tokens)]}·{i}" for i in range(grid.z.shape[0])]
+    labels = [f"{plotly_text(tokens[i % len(tokens)])}·{i}" for i in range(grid.z.shape[0])]
     ticks = dict(tickmode="array", tickvals=list(range(len(labels))), ticktext=labels)
     if row is None:
         fig.update_xaxes(**ticks, tickangle=-60)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ui.params import BASE, ChoiceParam, FloatParam, IntParam, ParamError, TextParam, interval
+from ui.safe_text import markdown_text
 from ui.specs import tab_param
 
 _SEPARATORS = re.compile(r"[,，]")
@@ -62,7 +63,7 @@ class NumberListParam(TextParam):
         return ", ".join(_number(top - k, self.integers) for k in range(self.max_count))
 
     def _value(self, token: str):
-        shown = token[:20] or "(empty)"
+        shown = markdown_text(token, 20) if token else "(empty)"  # goes into Markdown
         pattern = _INT if self.integers else _FLOAT
         if not pattern.fullmatch(token):
             code = "not_count" if self.integers else "not_number"
