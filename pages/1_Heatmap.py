@@ -149,9 +149,9 @@ with tabs["frameworks"]:
         compared = framework
         if framework == "paper":  # the reference: show the largest difference at once
             compared = data.most_different(differences)
-            if compared is not None:
-                name = t(f"heatmap.fw_name_{compared}")
-                st.caption(t("heatmap.fw_paper_compares", name=name))
+        diff_name = t(f"heatmap.fw_name_{compared}") if compared else name
+        if compared is not None and compared != framework:
+            st.caption(t("heatmap.fw_paper_compares", name=diff_name))
         if compared is None:
             st.info(t("heatmap.fw_is_paper"), icon=":material/check:")
         elif not differences.get(compared):
@@ -169,9 +169,9 @@ with tabs["frameworks"]:
                 st.caption(
                     t("heatmap.fw_diff_blocks", rows=diff_grid.row_step, cols=diff_grid.col_step)
                 )
-            st.caption(t("heatmap.fw_diff_notice", name=name, worst=worst))
+            st.caption(t("heatmap.fw_diff_notice", name=diff_name, worst=worst))
         with st.expander(t("heatmap.fw_code", name=name)):
-            for source, listing in LISTINGS[compared or framework]:
+            for source, listing in LISTINGS[framework]:
                 st.caption(t(f"heatmap.{source}"))
                 st.code(listing, language="python")
             st.caption(t("heatmap.code_base", base=f"{base:g}"))

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from conftest import decode
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -257,7 +258,7 @@ def test_similarity_figure_is_symmetric_with_d_over_2_at_the_top_of_its_scale():
     fig = similarity_figure(s, reference=4)
     z = np.asarray(fig.data[0].z)
     np.testing.assert_array_equal(z, z.T)
-    assert fig.data[0].zmax == 8 and fig.data[0].zmin == -8
+    assert fig.data[0].zmax == 8 and fig.data[0].zmin == pytest.approx(z.min(), abs=1e-6)
     assert fig.layout.shapes[0].y0 == 4  # the row drawn as a curve
     assert fig.data[0].y[3] == "position p = 3" and fig.data[0].x[3] == "position q = 3"
 
@@ -291,3 +292,17 @@ def test_embedding_figure_ticks_fall_on_whole_positions_and_dimensions(rows, col
     for axis in ("xaxis", "xaxis5", "yaxis"):
         step = layout[axis].dtick
         assert step >= 1 and float(step).is_integer(), (axis, step)
+
+
+def test_similarity_colour_range_is_the_range_of_the_values_drawn():
+    from ui.heatmap_data import similarity_grid
+
+    for length in (50, 8192):  # all positive (31 .. 64), and across 0 (-14 .. 64)
+        fig = similarity_figure(similarity_grid(length, 128, 10000.0))
+        z = np.asarray(decode(fig.to_plotly_json()["data"][0]["z"]), dtype=float)
+        trace = fig.data[0]
+        assert (trace.zmin, trace.zmax) == pytest.approx((z.min(), z.max()), abs=1e-4)
+        assert trace.zmid is None
+    # At L = 50 the colours run from white to dark red: the whole red half, not its top quarter.
+    scale = similarity_figure(similarity_grid(50, 128, 10000.0)).data[0].colorscale
+    assert scale[0][1] == "rgb(247, 247, 247)"

@@ -87,7 +87,7 @@ def test_default_view_draws_the_paper_table_with_the_torch_values():
     ("tab", "keys"),
     [
         ("table", ["hm_table"]),
-        ("frameworks", []),  # the paper: no difference chart, a notice instead
+        ("frameworks", ["hm_difference"]),  # the paper: the largest difference (t2t) drawn
         ("embedding", ["hm_embedding"]),
         ("similarity", ["hm_similarity", "hm_curve"]),
     ],
@@ -227,7 +227,9 @@ def test_framework_preset_buttons_set_framework_and_native_layout(name):
 @pytest.mark.parametrize(
     ("query", "said"),
     [
-        ({}, "This is the paper's own formula"),  # not "the paper equals the paper"
+        # At L = 1 every implementation gives the paper's row: nothing to draw, and the
+        # notice is not "the paper equals the paper".
+        ({"seq_len": "1"}, "This is the paper's own formula"),
         ({"hm_framework": "tf"}, "TensorFlow tutorial gives the paper's values exactly"),
     ],
 )
@@ -539,3 +541,33 @@ def test_seed004_preset_draws_l100_d512_in_the_browser(server, page):
     z = np.array(page.evaluate(TABLE_Z), dtype=np.float64)
     np.testing.assert_allclose(z, peer("torch_pe_f64_L100_d512"), atol=1e-7)
     _no_exception(page)
+
+def test_frameworks_tab_draws_a_visible_difference_at_the_defaults():
+    at = open_page(tab="frameworks")  # framework = paper, the reference
+    z = decode(by_key(at, "hm_difference")["data"][0]["z"]).astype(np.float64)
+    assert np.abs(z).max() > 0.1  # t2t / fairseq: exponent i/(d/2 - 1), 0.28 at most here
+    name = text("en", "heatmap.fw_name_t2t")
+    assert any(name in c.value and "paper" in c.value for c in at.caption)
+
+
+def test_embedding_is_multiplied_by_sqrt_d_before_pe_is_added():
+    at = open_page(tab="embedding")
+    assert any(r"\sqrt{d" in f.value and r"E_p + PE_p" in f.value for f in at.get("latex"))
+    scaled = by_key(at, "hm_embedding")["data"]
+    at.checkbox(key="hm_scale").uncheck()
+    run(at)
+    plain = by_key(at, "hm_embedding")["data"]
+    e_scaled, e_plain = (decode(d[0]["z"]).astype(np.float64) for d in (scaled, plain))
+    np.testing.assert_allclose(e_scaled, e_plain * np.sqrt(128), rtol=1e-6)
+    assert 0.8 < e_scaled.std() < 1.2 and e_plain.std() < 0.12  # unscaled, PE drowns E
+    np.testing.assert_allclose(  # PE itself does not change
+        decode(scaled[1]["z"]), decode(plain[1]["z"])
+    )
+
+
+def test_upload_names_learned_absolute_position_embeddings():
+    at = open_page()
+    said = " ".join(c.value for c in at.caption)
+    assert "BERT" in said and "GPT-2" in said
+    code = " ".join(c.value for c in at.code)
+    assert "position_embeddings" in code and "wpe" in code

@@ -170,6 +170,13 @@ def difference_grid(
     return grid, worst[0]
 
 
+def most_different(differences: dict[str, float | None]) -> str | None:
+    """The implementation farthest from the paper (largest max |difference|), or None
+    when every one matches it or cannot be computed."""
+    found = {name: diff for name, diff in differences.items() if diff}
+    return max(found, key=found.get) if found else None
+
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def framework_differences(length: int, d_model: int, base: float) -> dict[str, float | None]:
     return max_abs_differences(length, d_model, base)
@@ -205,14 +212,21 @@ def similarity_row(length: int, d_model: int, base: float, reference: int) -> np
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def embedding_panels(length: int, d_model: int, base: float, layout: str, seed: int) -> dict:
+def embedding_panels(
+    length: int, d_model: int, base: float, layout: str, seed: int, *, scaled: bool = True
+) -> dict:
     """The top-left corner of E, PE, E + PE, E + pos, E + pos/(L-1) (same shape each).
 
-    E is ``np.random.default_rng(seed).standard_normal((L, d))``; drawing only the first
-    rows gives exactly those rows of the full matrix (row-major fill).
+    The embedding weights are drawn with standard deviation ``1/sqrt(d)`` (as
+    tensor2tensor and fairseq initialise them) and, ``scaled``, multiplied by
+    ``sqrt(d_model)`` as the paper does before adding PE (section 3.4): E is then
+    ``np.random.default_rng(seed).standard_normal((L, d))``. Drawing only the first rows
+    gives exactly those rows of the full matrix (row-major fill).
     """
     rows, cols = min(length, EMBED_ROWS), min(d_model, EMBED_COLS)
     emb = np.random.default_rng(seed).standard_normal((rows, d_model))[:, :cols]
+    if not scaled:
+        emb = emb / np.sqrt(d_model)
     pe = posenc.sinusoidal(rows, d_model, base, layout=layout)[:, :cols]
     index = posenc.scheme_table("index", rows, cols)
     normalised = posenc.scheme_table("normalised", rows, cols, total_length=length)

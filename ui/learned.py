@@ -23,6 +23,17 @@ def _parse(data: bytes) -> np.ndarray:
     return load_position_embedding(data)
 
 
+# Learned absolute position embeddings of two well-known models, saved for the upload
+# (each is a (positions, d) matrix: BERT-base 512 x 768, GPT-2 1024 x 768).
+LEARNED_SOURCES = """\
+import numpy as np
+from transformers import BertModel, GPT2Model
+bert = BertModel.from_pretrained("bert-base-uncased")
+np.save("bert.npy", bert.embeddings.position_embeddings.weight.detach().numpy())
+gpt2 = GPT2Model.from_pretrained("gpt2")
+np.save("gpt2.npy", gpt2.wpe.weight.detach().numpy())"""
+
+
 def uploaded_embedding() -> np.ndarray | None:
     """Sidebar uploader; the parsed (L, d) float64 matrix, or None (with a notice if bad)."""
     # In a popover: drawn only when opened (a visible uploader slowed the first chart).
@@ -30,6 +41,8 @@ def uploaded_embedding() -> np.ndarray | None:
         t("heatmap.upload_open"), icon=":material/upload_file:", help=t("heatmap.upload_help"),
         width="stretch",
     )  # fmt: skip
+    opener.caption(t("heatmap.upload_learned"))
+    opener.code(LEARNED_SOURCES, language="python")
     upload = opener.file_uploader(
         t("heatmap.upload"), type=["npy"], key="hm_upload", help=t("heatmap.upload_help")
     )

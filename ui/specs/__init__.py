@@ -18,6 +18,7 @@ LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
     "hm_framework": (("heatmap.framework", {}),),
     "hm_sentence": (("heatmap.sentence", {}),),
     "hm_seed": (("heatmap.seed", {}),),
+    "hm_scale": (("heatmap.emb_scale", {}),),
     "hm_sim_row": (("heatmap.sim_row", {}),),
     "wl_bases": (("wavelengths.bases", {}),),
     "wl_dims": (("wavelengths.dims", {}),),

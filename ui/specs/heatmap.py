@@ -13,6 +13,8 @@ FRAMEWORK = ChoiceParam(
 )
 SENTENCE = TextParam("hm_sentence", "", max_chars=200)
 SEED = IntParam("hm_seed", 0, 99, 0)
+# Embedding + PE: the embedding times sqrt(d_model) before PE is added (the paper, 3.4).
+SCALE = BoolParam("hm_scale", True)
 # A position, but a float-typed number box: Streamlit's int number box crashes while
 # binding a 10 000-digit URL value (int(inf)); the page rounds it to a position.
 SIM_ROW = FloatParam("hm_sim_row", 0.0, 8191.0, 0.0, step=1.0)
@@ -21,7 +23,7 @@ SIM_ROW = FloatParam("hm_sim_row", 0.0, 8191.0, 0.0, step=1.0)
 TAB_NAMES = ("table", "frameworks", "embedding", "similarity")
 TAB = tab_param("hm_tab", "heatmap", TAB_NAMES)
 
-SPECS = (LAYOUT, GROUP, FRAMEWORK, SENTENCE, SEED, SIM_ROW, TAB)
+SPECS = (LAYOUT, GROUP, FRAMEWORK, SENTENCE, SEED, SCALE, SIM_ROW, TAB)
 
 # A sentence gives at most this many rows (whitespace tokens).
 MAX_TOKENS = 64
