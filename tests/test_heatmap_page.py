@@ -440,7 +440,7 @@ def test_robot_preset_button_works_in_the_browser(server, page):
     wait_for_app(page)
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 50", timeout=60_000)
     open_presets(page)
-    page.get_by_role("button", name="“I am a robot”, n = 100, d = 4").click()
+    page.get_by_role("button", name="“I am a robot”, b = 100, d = 4").click()
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 4", timeout=60_000)
     wait_for_app(page)
     z = np.array(page.evaluate(TABLE_Z), dtype=np.float64)
@@ -541,6 +541,7 @@ def test_seed004_preset_draws_l100_d512_in_the_browser(server, page):
     z = np.array(page.evaluate(TABLE_Z), dtype=np.float64)
     np.testing.assert_allclose(z, peer("torch_pe_f64_L100_d512"), atol=1e-7)
     _no_exception(page)
+
 
 def test_frameworks_tab_draws_a_visible_difference_at_the_defaults():
     at = open_page(tab="frameworks")  # framework = paper, the reference

@@ -143,7 +143,7 @@ def test_the_longest_wavelength_is_given_and_the_seeds_2_pi_n_called_a_limit(d_m
     at = open_page({"d_model": str(d_model), "base": str(base), "lang": lang})
     longest = 2 * np.pi * base ** ((d_model - 2) / d_model)
     assert posenc.wavelengths(d_model, base)[-1] == pytest.approx(longest, rel=1e-12)
-    notice = next(c.value for c in at.caption if "2π·n^((d−2)/d)" in c.value)
+    notice = next(c.value for c in at.caption if "2π·b^((d−2)/d)" in c.value)
 
     def shown(x):  # whole positions from 1000 up; below, 4 digits (2 pi is 6.283, not 6)
         return f"{x:,.0f}" if x >= 1000 else f"{x:.4g}"
