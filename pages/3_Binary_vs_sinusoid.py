@@ -145,8 +145,8 @@ def counter_tab() -> None:
         r"\qquad \omega_i = \frac{2\pi}{2^{i+1}} = \frac{\pi}{2^i}"
     )
     notes.latex(
-        r"\lambda_i = 2\pi\, n^{2i/d},\ \ \frac{\lambda_{i+1}}{\lambda_i} = n^{2/d} = 2"
-        rf" \;\Rightarrow\; n = 2^{{d/2}} = {counter_base:g},\qquad \omega_i = \pi\, n^{{-2i/d}}"
+        r"\lambda_i = 2\pi\, b^{2i/d},\ \ \frac{\lambda_{i+1}}{\lambda_i} = b^{2/d} = 2"
+        rf" \;\Rightarrow\; b = 2^{{d/2}} = {counter_base:g},\qquad \omega_i = \pi\, b^{{-2i/d}}"
     )
     notes.latex(
         r"\sin\!\big(\omega_i (p + \tfrac12)\big) = \cos\tfrac{\omega_i}{2}\, \sin \omega_i p"

@@ -1,4 +1,4 @@
-"""The rotation demo: PE[pos + k] = PE[pos] T(k), checked live for any real k."""
+"""The rotation demo: PE[p + k] = PE[p] T(k), checked live for any real k."""
 
 import numpy as np
 import streamlit as st

@@ -133,7 +133,7 @@ def test_loops_notice_gives_the_slowest_wavelength_of_the_settings(d_model, show
     at = open_page({"seq_len": "20", "d_model": str(d_model)}, tab="loops")
     slowest = 2 * np.pi * 10000 ** ((d_model - 2) / d_model)
     assert float(shown.replace(",", "")) == pytest.approx(slowest, abs=0.5)
-    assert f"{shown} positions at n = 10000, d = {d_model}" in captions(at)
+    assert f"{shown} positions at b = 10000, d = {d_model}" in captions(at)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -278,3 +278,36 @@ def test_binary_and_sine_panels_fill_their_width_at_the_defaults():
     assert not at.exception
     traces = chart(at, "bin_evolution")["data"]
     assert constant_column_fraction(traces[posenc.SCHEMES.index("binary")]) > 0.9
+
+
+def test_evolution_lead_quotes_the_index_top_and_the_bounded_others_at_the_defaults():
+    """The lead says the index reaches L - 1 while the other four stay within +-1 and
+    both sine codes slow down from column to column (issue #20, less text)."""
+    at = open_page()
+    length, d_model, base = 50, 128, 10000.0
+    tables = {name: posenc.scheme_table(name, length, d_model, base) for name in posenc.SCHEMES}
+    top = tables["index"].max()
+    assert top == length - 1
+    assert all(np.abs(tables[n]).max() <= 1 for n in posenc.SCHEMES if n != "index")
+    assert np.all(np.diff(posenc.frequencies(d_model, base)) < 0)  # sin/cos pairs slow down
+    assert np.all(np.diff(1 / 2.0 ** np.arange(d_model)) < 0)  # sin(p / 2^j) slows down
+    assert text("en", "binary.evolution_lead", top=f"{top:g}") in captions(at)
+    assert "reaches 49" in captions(at)
+
+
+def test_criteria_lead_names_the_schemes_passing_all_four():
+    at = open_page(tab="criteria")
+    passing = [
+        text("en", f"binary.scheme_{n}")
+        for n in posenc.SCHEMES
+        if scheme_criteria(n, 50, 128, 10000.0, k=specs.K.default).passes
+    ]
+    assert passing == ["sin/cos pairs"]
+    assert text("en", "binary.criteria_lead", passing=", ".join(passing)) in captions(at)
+
+
+def test_loops_lead_names_the_gap_of_the_marked_pairs():
+    at = open_page({"seq_len": "50"}, tab="loops")
+    at.slider(key="bin_gap").set_value(15).run()
+    assert not at.exception
+    assert text("en", "binary.loop_lead", gap=15) in captions(at)

@@ -331,3 +331,20 @@ def test_the_yarn_notice_quotes_yarns_own_counts():
         blended=8 - kept - slowed, context=2048,
     )  # fmt: skip
     assert notice in [c.value for c in at.caption]
+
+
+def test_the_page_lead_says_theta_is_omega_and_r_is_t_of_the_rotation_page():
+    """R(m theta) is the Rotation page's T(m) with theta_j = omega_j (interleaved pairs)."""
+    at = open_page(SMALL)
+    assert text("en", "rope.lead") in [m.value for m in at.markdown]
+    d, m = 16, 7
+    q = np.random.default_rng(0).standard_normal(d)
+    rotated = posenc.rope(q[None, :], [m], 10000.0)[0]  # R(m theta) q
+    t_m = posenc.rotation_matrix(m, d, 10000.0)  # the Rotation page's T(m)
+    np.testing.assert_allclose(t_m @ q, rotated, atol=1e-12)
+    np.testing.assert_allclose(q @ posenc.rotation_matrix(-m, d, 10000.0), rotated, atol=1e-12)
+
+
+def test_the_extension_lead_names_the_original_context():
+    at = open_page(SMALL | {"rope_orig": "128"}, tab="extension")
+    assert text("en", "rope.frequency_lead", orig=128) in [c.value for c in at.caption]

@@ -303,6 +303,7 @@ def test_largest_settings_keep_charts_under_1_mb(tab):
     if tab == "fit":
         assert any(f"{data.FIT_DIMS} of 4096" in i.value for i in at.info)
 
+
 def test_fit_opens_solvable_with_the_underdetermined_case_one_click_away():
     at = open_page(tab="fit")  # L = 50 < m = 128 columns
     assert at.radio(key="rot_fit_n").value == "2m"
@@ -347,3 +348,15 @@ def test_position_p_is_drawn_only_in_the_tabs_whose_view_depends_on_it():
         if has_p:
             assert at.slider(key="rot_p").value == 7
 
+
+def test_check_lead_quotes_the_residual_below_the_rounding_of_the_largest_angle():
+    """The lead's claim at the defaults: the worst residual over all L positions is
+    below eps * (L - 1 + |k|), the rounding of the largest angle (issue #20, less text)."""
+    at = open_page(tab="check")
+    length, d_model, base, k = 50, 128, 10000.0, specs.K.default
+    check = data.coefficient_check(length, d_model, base, k, "interleaved", "omega")
+    bound = np.finfo(np.float64).eps * (length - 1 + abs(k))
+    assert check.worst <= bound
+    lead = text("en", "rotation.check_lead", L=length, worst=f"{check.worst:.2e}",
+                bound=f"{bound:.2e}")  # fmt: skip
+    assert lead in [c.value for c in at.caption]

@@ -100,7 +100,7 @@ def test_distance_rises_over_a_view_shorter_than_the_first_dip():
 
 def test_distance_tab_quotes_the_first_dip():
     at = run_page_on_tab("3_Binary_vs_sinusoid.py", bin_specs, {}, "distance", TIMEOUT)
-    assert "first falls at k = 12 (d = 128, n = 10000)" in captions(at)
+    assert "first falls at k = 12 (d = 128, b = 10000)" in captions(at)
     short = {"seq_len": "10"}
     at = run_page_on_tab("3_Binary_vs_sinusoid.py", bin_specs, short, "distance", TIMEOUT)
     assert "over these 10 positions ‖PE(0) − PE(k)‖ rises" in captions(at)

@@ -31,7 +31,7 @@ TEXTS = {
     "rotation.coef_omega": "ωᵢ: the overview article's rₙ = ωₙ₋₁",
     "rotation.coef_omega_next": "ωᵢ₊₁: the index one pair off",
     "rotation.coef_one": "1 for every pair",
-    "rotation.coef_omega_next_notice": "With r = ωᵢ₊₁ = ωᵢ·n^(−2/d) the blocks make up T(k·n^(−2/d)): PE(p)·Φ(k) is the code of p {shift}, not of p {k}. The blocks still do not depend on p; the residual is the gap between those two positions' codes.",
+    "rotation.coef_omega_next_notice": "With r = ωᵢ₊₁ = ωᵢ·b^(−2/d) the blocks make up T(k·b^(−2/d)): PE(p)·Φ(k) is the code of p {shift}, not of p {k}. The blocks still do not depend on p; the residual is the gap between those two positions' codes.",
     "rotation.coef_one_notice": "With r = 1 every pair turns by k radians whatever its frequency: pair i lands k/ωᵢ positions ahead, a different shift for every pair, so PE(p)·Φ(k) is not PE(p {k}).",
     "rotation.coef_same": "With these settings the chosen rₙ·k equals ωₙ₋₁·k for every block (k = 0, or d = 2, where ω₀ = 1): the blocks are T(k) and the identity holds, as the residual shows.",
     "rotation.check_pooled": "{pool} positions per point; each point is their maximum, so no peak is hidden.",

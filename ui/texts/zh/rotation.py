@@ -31,7 +31,7 @@ TEXTS = {
     "rotation.coef_omega": "ωᵢ：概览篇的 rₙ = ωₙ₋₁",
     "rotation.coef_omega_next": "ωᵢ₊₁：下标错开一对",
     "rotation.coef_one": "每一对都取 1",
-    "rotation.coef_omega_next_notice": "取 r = ωᵢ₊₁ = ωᵢ·n^(−2/d) 时，这些块拼成的是 T(k·n^(−2/d))：PE(p)·Φ(k) 是位置 p {shift} 的编码，而不是 p {k} 的。这些块仍与 p 无关；残差就是这两个位置编码之差。",
+    "rotation.coef_omega_next_notice": "取 r = ωᵢ₊₁ = ωᵢ·b^(−2/d) 时，这些块拼成的是 T(k·b^(−2/d))：PE(p)·Φ(k) 是位置 p {shift} 的编码，而不是 p {k} 的。这些块仍与 p 无关；残差就是这两个位置编码之差。",
     "rotation.coef_one_notice": "取 r = 1 时，无论频率如何，每一对都转 k 弧度：第 i 对前进 k/ωᵢ 个位置，每一对前进的位置数都不同，所以 PE(p)·Φ(k) 不等于 PE(p {k})。",
     "rotation.coef_same": "在当前设置下，所选的 rₙ·k 与每个块的 ωₙ₋₁·k 相等（k = 0，或 d = 2 时 ω₀ = 1）：这些块就是 T(k)，等式成立，残差也说明了这一点。",
     "rotation.check_pooled": "每个点代表 {pool} 个位置，取它们的最大值，所以不会漏掉峰值。",
