@@ -117,3 +117,82 @@ def test_a_bad_file_is_explained_in_chinese_on_the_chinese_page(server, page):
     said = text("zh", "heatmap.npy_ndim", ndim=3, shape=(2, 2, 2))
     assert text("zh", "heatmap.upload_error", error=said) in alert.inner_text()
     assert page.locator(f"{CHARTS}:visible").count() == before
+
+
+def _parse_twice_script(first: bytes, second: bytes):
+    """An app that parses two uploads in turn; the second run parses the first again."""
+    import streamlit as st
+
+    from ui.learned import STATE_KEY, parse_once
+
+    reads = st.session_state.setdefault("reads", [])
+
+    def reader(name, data):
+        return lambda: reads.append(name) or data
+
+    parse_once("a", reader("a", first))
+    parse_once("a", reader("a", first))  # the same file again: not read again
+    kept = parse_once("b", reader("b", second))
+    st.session_state["kept"] = [k for k, v in st.session_state.items() if k == STATE_KEY]
+    st.session_state["matrix"] = kept.matrix
+
+
+def test_an_upload_is_parsed_once_and_replaces_the_previous_one():
+    """One parsed upload per session, in session_state (it goes with the session)."""
+    from streamlit.testing.v1 import AppTest
+
+    first = npy_bytes(np.ones((4, 2), dtype=np.float64))
+    second = npy_bytes(np.full((3, 5), 2, dtype=np.int16))
+    at = AppTest.from_function(_parse_twice_script, args=(first, second), default_timeout=30)
+    at.run()
+    assert not at.exception
+    assert at.session_state["reads"] == ["a", "b"]
+    assert at.session_state["kept"] == ["hm_upload_parsed"]
+    kept = at.session_state["hm_upload_parsed"]
+    assert kept.file_id == "b" and kept.matrix.shape == (3, 5)
+    assert kept.matrix.dtype == np.float32
+
+
+def test_no_process_wide_cache_holds_an_upload():
+    """A parse cache keyed by upload bytes let one session pile up matrices for all."""
+    from streamlit.runtime.caching import cache_data_api
+    from streamlit.testing.v1 import AppTest
+
+    def cached_bytes() -> int:
+        stats = cache_data_api._data_caches.get_stats()
+        return sum(s.byte_length for family in stats.values() for s in family)
+
+    before = cached_bytes()
+    big = np.random.default_rng(3).standard_normal((512, 512))
+    at = AppTest.from_function(
+        _parse_twice_script, args=(npy_bytes(big), npy_bytes(big[:256])), default_timeout=30
+    )
+    at.run()
+    assert not at.exception
+    assert cached_bytes() - before < 100_000  # the matrices are 1 MB and 0.5 MB
+
+
+def test_uploads_of_ended_sessions_are_dropped(monkeypatch):
+    """Streamlit drops a closed tab's session after its reconnect window without shutting
+    it down, so its uploaded bytes stayed for the server's lifetime."""
+    from types import SimpleNamespace
+
+    from streamlit import runtime
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+    from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+
+    from ui.learned import drop_uploads_of_ended_sessions
+
+    uploads = MemoryUploadedFileManager("/_stcore/upload_file")
+    for session_id in ("alive", "stored for a reconnect", "ended"):
+        rec = UploadedFileRec(f"f-{session_id}", "e.npy", "application/octet-stream", b"x" * 9)
+        uploads.add_file(session_id, rec)
+    listed = [
+        SimpleNamespace(session=SimpleNamespace(id=i)) for i in ("alive", "stored for a reconnect")
+    ]
+    sessions = SimpleNamespace(list_sessions=lambda: listed)
+    instance = SimpleNamespace(uploaded_file_mgr=uploads, _session_mgr=sessions)
+    monkeypatch.setattr(runtime, "exists", lambda: True)
+    monkeypatch.setattr(runtime, "get_instance", lambda: instance)
+    assert drop_uploads_of_ended_sessions() == 1
+    assert set(uploads.file_storage) == {"alive", "stored for a reconnect"}

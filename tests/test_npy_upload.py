@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from numpy.lib import format as npy_format
 
-from ui.npy_upload import load_position_embedding
+from ui.npy_upload import MAX_BYTES, MAX_CELLS, file_text, load_position_embedding
 from ui.texts import TextError, catalogue, text
 
 
@@ -35,11 +35,12 @@ def npy_with_header(header: str, payload: bytes = b"") -> bytes:
 GOOD = np.arange(12, dtype=np.float32).reshape(3, 4) / 7
 
 
-def test_good_file_loads_as_float64_matrix():
+def test_good_file_loads_as_float32_matrix():
+    """Kept in float32 (issue #24: a float64 copy doubled every upload's memory)."""
     loaded = load_position_embedding(npy(GOOD))
-    assert loaded.dtype == np.float64
+    assert loaded.dtype == np.float32
     assert loaded.flags.c_contiguous and loaded.flags.writeable
-    np.testing.assert_array_equal(loaded, GOOD.astype(np.float64))
+    np.testing.assert_array_equal(loaded, GOOD)
 
 
 def test_integer_matrix_is_accepted():
@@ -251,7 +252,15 @@ BAD_FILES = {  # text key -> a file that gets it
     "heatmap.npy_truncated": lambda: npy(GOOD)[:-5],
     "heatmap.npy_trailing": lambda: npy(GOOD) + b"\x00" * 4,
     "heatmap.npy_nonfinite": _nan,
+    "heatmap.npy_cells": lambda: npy(np.zeros((8192, MAX_CELLS // 8192 + 1), dtype=np.uint8)),
+    "heatmap.npy_float32_range": lambda: npy(np.full((4, 4), 1e308)),
+    "heatmap.npy_header_long": lambda: _long_header(),
 }
+
+
+def _long_header() -> bytes:
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 1), }" + " " * 2000 + "\n"
+    return npy_with_header(header, b"\x00" * 8)
 
 
 @pytest.mark.parametrize("key", BAD_FILES)
@@ -267,3 +276,108 @@ def test_every_refusal_can_be_said_in_both_languages(key):
 def test_every_refusal_text_has_a_file_that_gets_it():
     keys = {k for k in catalogue("en") if k.startswith("heatmap.npy_")}
     assert keys == set(BAD_FILES)
+
+
+def test_the_byte_cap_is_the_uploaders():
+    """One upload cap: the parser's default is Streamlit's server.maxUploadSize (MiB)."""
+    import tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).parents[1] / ".streamlit/config.toml").read_text())
+    assert MAX_BYTES == config["server"]["maxUploadSize"] * 1024 * 1024
+
+
+def test_the_byte_cap_follows_the_config(tmp_path):
+    """Defined once: another maxUploadSize in the config is the parser's cap too."""
+    from ui.npy_upload import upload_cap_bytes
+
+    config = tmp_path / "config.toml"
+    config.write_text("[server]\nmaxUploadSize = 3\n")
+    assert upload_cap_bytes(config) == 3 * 1024 * 1024
+
+
+def test_numpys_pickle_advice_is_dropped_from_quoted_text():
+    advice = (
+        "Header info length (3060) is large and may not be safe to load securely.\nTo allow "
+        "loading, adjust `max_header_size` or fully trust the `.npy` file using "
+        "`allow_pickle=True`.\nFor safety against large resource use or crashes, sandboxing "
+        "may be necessary."
+    )
+    said = file_text(advice, limit=1000)
+    assert "allow" not in said and "trust" not in said.lower()
+    assert said.startswith("Header info length")
+
+
+def test_cells_at_the_cap_are_kept_in_float32():
+    cols = MAX_CELLS // 8192
+    loaded = load_position_embedding(npy(np.ones((8192, cols), dtype=np.uint8)))
+    assert loaded.shape == (8192, cols) and loaded.size == MAX_CELLS
+    assert loaded.dtype == np.float32 and loaded.nbytes == 4 * MAX_CELLS
+
+
+def test_one_cell_over_the_cap_is_refused_naming_the_cap():
+    data = npy(np.zeros((8192, MAX_CELLS // 8192 + 1), dtype=np.uint8))
+    with pytest.raises(TextError) as caught:
+        load_position_embedding(data)
+    assert caught.value.key == "heatmap.npy_cells"
+    assert f"{MAX_CELLS:,}" in str(caught.value)
+
+
+def test_values_beyond_float32_are_refused_not_drawn_as_inf():
+    with pytest.raises(TextError) as caught:
+        load_position_embedding(npy(np.full((4, 4), 1e308)))
+    assert caught.value.key == "heatmap.npy_float32_range"
+    assert "1e+308" in str(caught.value)
+
+
+def test_float32_extremes_are_accepted():
+    top = float(np.finfo(np.float32).max)
+    loaded = load_position_embedding(npy(np.array([[top, -top]], dtype=np.float64)))
+    assert np.isfinite(loaded).all()
+
+
+@pytest.mark.parametrize("key", BAD_FILES)
+def test_no_refusal_advises_allow_pickle(key):
+    """numpy's own refusal of a long header says to 'fully trust the file using allow_pickle'."""
+    with pytest.raises(TextError) as caught:
+        load_position_embedding(BAD_FILES[key]())
+    for lang in ("en", "zh"):
+        said = text(lang, caught.value.key, **caught.value.fields)
+        assert "allow_pickle" not in said and "trust" not in said.lower()
+
+
+def test_a_long_header_is_refused_in_our_words():
+    with pytest.raises(TextError) as caught:
+        load_position_embedding(_long_header())
+    assert caught.value.key == "heatmap.npy_header_long"
+
+
+HOSTILE = "[click me](http://evil.example) **bold** `code` :material/home: $x$ <b>"
+
+
+def test_file_text_is_escaped_for_markdown_and_cut_short():
+    said = file_text(HOSTILE * 10)
+    assert len(said) <= 2 * 80 + 1  # at most one backslash per kept character, plus "…"
+    assert said.endswith("…")
+    assert not UNESCAPED.search(said), said
+
+
+# A Markdown-special character without a backslash before it.
+UNESCAPED = re.compile(r"(?<!\\)[\[\]()*_`$<>:!#|~]")
+
+
+def test_a_dtype_named_by_the_file_is_escaped_in_the_message():
+    hostile = np.dtype([(HOSTILE * 5, "<f4")])
+    with pytest.raises(TextError) as caught:
+        load_position_embedding(npy(np.zeros((2, 2), dtype=hostile)))
+    assert caught.value.key == "heatmap.npy_dtype"
+    dtype = caught.value.fields["dtype"]
+    assert not UNESCAPED.search(dtype) and len(dtype) <= 161
+
+
+def test_header_text_from_the_file_is_escaped_in_the_message():
+    header = "{'descr': '<f8', 'shape': (1, 1), '[x](http://e)': 1, " + "'**b**': 2}\n"
+    with pytest.raises(TextError) as caught:
+        load_position_embedding(npy_with_header(header, b"\x00" * 8))
+    detail = caught.value.fields["detail"]
+    assert not UNESCAPED.search(detail) and len(detail) <= 161
