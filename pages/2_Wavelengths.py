@@ -77,18 +77,16 @@ def curves_tab() -> None:
         st.warning(t(f"wavelengths.{notice}", dims=dropped, d_model=d_model, last=d_model - 1))
     dims = dims or [0, 1]
     stride = figs.line_stride(seq_len)
-    curve_positions, markers = figs.curve_samples(seq_len), None
+    curve_positions = figs.curve_samples(seq_len)
     if curve_positions is None:  # over the point budget: integer positions, subsampled
         curve_positions = np.arange(0, seq_len, stride)
-    elif seq_len <= figs.MAX_MARKERS:
-        integers = np.arange(seq_len)
-        markers = (integers, spectrum.pe_block(integers, dims, d_model, base))
+    marked = curve_positions.size > seq_len and seq_len <= figs.MAX_MARKERS
     curves = spectrum.pe_block(curve_positions, dims, d_model, base)
     fig_curves = figs.curves_figure(
-        curve_positions, curves, dims, t, height=chart(380), markers=markers
+        curve_positions, curves, dims, t, height=chart(380), marked=marked
     )
     controls.plot(fig_curves, "wl_curves_chart")
-    if markers is not None:
+    if marked:
         st.caption(t("wavelengths.curves_dense"))
     if stride > 1:
         st.caption(

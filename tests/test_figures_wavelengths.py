@@ -333,8 +333,15 @@ def test_curve_samples_at_the_largest_dense_length_stay_under_1_mb():
     x = figs.curve_samples(figs.MAX_LINE_POINTS)
     assert x.size <= figs.MAX_LINE_POINTS and figs.curve_samples(figs.MAX_LINE_POINTS + 1) is None
     dims = list(range(4084, 4096))
-    values = spectrum.pe_block(x, dims, 4096, 1e9)
-    integers = np.arange(figs.MAX_MARKERS)
-    marks = (integers, spectrum.pe_block(integers, dims, 4096, 1e9))
-    fig = figs.curves_figure(x, values, dims, tr, markers=marks)
+    fig = figs.curves_figure(x, spectrum.pe_block(x, dims, 4096, 1e9), dims, tr)
     assert chart_bytes(fig) < MAX_CHART_BYTES
+    x = figs.curve_samples(figs.MAX_MARKERS)  # the longest curve with dots
+    fig = figs.curves_figure(x, spectrum.pe_block(x, dims, 4096, 1e9), dims, tr, marked=True)
+    assert chart_bytes(fig) < MAX_CHART_BYTES
+
+
+@pytest.mark.parametrize("length", [2, 50, 313, 400, 4999])
+def test_curve_samples_hold_every_integer_position(length):
+    x = figs.curve_samples(length)
+    assert x.size <= figs.MAX_LINE_POINTS and x[-1] == length - 1
+    assert set(range(length)) <= set(x.tolist())

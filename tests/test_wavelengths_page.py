@@ -161,6 +161,12 @@ def test_bad_bases_text_gives_a_notice_and_falls_back_to_the_default():
     assert at.text_input(key="wl_bases").value == specs.BASES.default
 
 
+def at_integers(trace: dict) -> np.ndarray:
+    """A curve's values at the integer positions (it is also sampled between them)."""
+    x = np.asarray(decode(trace["x"]), dtype=float)
+    return np.asarray(decode(trace["y"]), dtype=float)[x % 1 == 0]
+
+
 def test_dims_text_chooses_the_curves():
     at = open_page({"seq_len": "30"}, tab="curves")
     at.text_input(key="wl_dims").input("0, 9")
@@ -168,7 +174,7 @@ def test_dims_text_chooses_the_curves():
     traces = chart(at, CURVES)["data"]
     assert [t["name"] for t in traces] == ["dim 0", "dim 9"]
     table = posenc.sinusoidal(30, 128, 10000.0)
-    np.testing.assert_allclose(decode(traces[1]["y"]), table[:, 9], atol=1e-7)
+    np.testing.assert_allclose(at_integers(traces[1]), table[:, 9], atol=1e-7)
 
 
 def test_dims_beyond_d_model_are_dropped_with_a_notice():
@@ -253,7 +259,7 @@ def test_seed_003_preset_reproduces_dims_4_to_7_over_100_positions_at_d_20():
     assert [t["name"] for t in traces] == ["dim 4", "dim 5", "dim 6", "dim 7"]
     table = posenc.sinusoidal(100, 20, 10000.0)
     for trace, dim in zip(traces, range(4, 8), strict=True):
-        np.testing.assert_allclose(decode(trace["y"]), table[:, dim], atol=1e-7)
+        np.testing.assert_allclose(at_integers(trace), table[:, dim], atol=1e-7)
 
 
 def test_sine_basics_reads_a_to_d_from_the_url_and_the_seed_003_button_sets_b_to_8_pi():
@@ -433,17 +439,16 @@ def test_every_slider_and_number_input_at_both_ends(tab):
 
 def test_curves_at_the_defaults_are_continuous_with_dots_at_the_integer_positions():
     at = open_page(tab="curves")
-    fig = chart(at, "wl_curves_chart")
-    lines = [tr for tr in fig["data"] if tr["mode"] == "lines"]
-    dots = [tr for tr in fig["data"] if tr["mode"] == "markers"]
-    assert len(lines) == len(dots) == 4  # dims 4-7
+    lines = chart(at, "wl_curves_chart")["data"]
+    assert [tr["name"] for tr in lines] == ["dim 4", "dim 5", "dim 6", "dim 7"]
     x = np.asarray(decode(lines[0]["x"]), dtype=float)
     # At d = 128, dims 4-7 turn ~0.75 rad per position: 16 points per position draw the
     # sine, one per position (before) drew a zigzag.
     assert (x.size - 1) / x.max() >= 16
     y = np.asarray(decode(lines[0]["y"]), dtype=float)
     np.testing.assert_allclose(y, spectrum.pe_block(x, [4], 128, 10000.0)[:, 0], atol=1e-6)
-    assert list(decode(dots[0]["x"])) == list(range(50))
+    sizes = np.asarray(decode(lines[0]["marker"]["size"]), dtype=float)
+    assert list(x[sizes > 0]) == list(range(50))  # a dot at each integer position
 
 
 def test_clock_start_slider_and_the_animation_agree_on_the_first_frame():

@@ -133,11 +133,13 @@ def wavelength_figure(
 
 def curve_samples(seq_len: int, per_step: int = CURVE_SAMPLES_PER_STEP) -> np.ndarray | None:
     """Real positions ``0 .. L-1``, ``per_step`` per unit step (fewer when that would pass
-    ``MAX_LINE_POINTS``), for a continuous curve; None when even one point per integer
-    position is over the budget (the integers are then subsampled: :func:`line_stride`)."""
+    ``MAX_LINE_POINTS``, but always a whole number, so the integers are samples), for a
+    continuous curve; None when even one point per integer position is over the budget
+    (the integers are then subsampled: :func:`line_stride`)."""
     if seq_len > MAX_LINE_POINTS:
         return None
-    return np.linspace(0.0, seq_len - 1, min(MAX_LINE_POINTS, per_step * (seq_len - 1) + 1))
+    per_step = max(1, min(per_step, (MAX_LINE_POINTS - 1) // max(seq_len - 1, 1)))
+    return np.arange(per_step * (seq_len - 1) + 1) / per_step
 
 
 def curves_figure(
@@ -147,43 +149,29 @@ def curves_figure(
     tr: Tr,
     *,
     height: int = 380,
-    markers: tuple[np.ndarray, np.ndarray] | None = None,
+    marked: bool = False,
 ) -> go.Figure:
     """Columns ``PE[:, j]`` over positions, one line per chosen dimension j (seed 003).
 
-    ``markers``: (integer positions, their values) drawn as dots on the lines, when the
-    line itself is sampled between the integers (:func:`curve_samples`): at d = 128 the
-    dimensions 4-7 turn ~0.7 rad per position, and a line through the integers alone
-    looks like a zigzag.
+    ``marked``: the line is sampled between the integers (:func:`curve_samples`), and
+    its samples at integer positions get a dot: at d = 128 the dimensions 4-7 turn
+    ~0.75 rad per position, and a line through the integers alone looks like a zigzag.
     """
     fig = go.Figure()
+    sizes = np.where(positions % 1 == 0, 5, 0).astype(np.float32) if marked else None
     for k, dim in enumerate(dims):
         name = tr("wavelengths.series_dim", dim=dim)
-        colour = PALETTE[k % len(PALETTE)] if len(dims) <= len(PALETTE) else None
         fig.add_trace(
             go.Scatter(
-                x=positions.astype(np.float32) if markers else positions,
+                x=positions.astype(np.float32),  # integers and k/16 up to 8192: exact
                 y=values[:, k].astype(np.float32),  # display only: half the payload
-                mode="lines",
+                mode="lines+markers" if marked else "lines",
                 name=name,
-                legendgroup=name,
-                line=dict(color=colour),
+                line=dict(color=PALETTE[k % len(PALETTE)] if len(dims) <= len(PALETTE) else None),
+                marker=dict(size=sizes) if marked else None,
                 hovertemplate=f"{name}<br>p=%{{x:.4g}}<br>%{{y:.6f}}<extra></extra>",
             )
         )
-        if markers:
-            fig.add_trace(
-                go.Scatter(
-                    x=markers[0],
-                    y=markers[1][:, k].astype(np.float32),
-                    mode="markers",
-                    name=name,
-                    legendgroup=name,
-                    showlegend=False,
-                    marker=dict(color=fig.data[-1].line.color or colour, size=5),
-                    hovertemplate=f"{name}<br>p=%{{x}}<br>%{{y:.6f}}<extra></extra>",
-                )
-            )
     fig.update_xaxes(title=tr("common.position"))
     fig.update_yaxes(title=tr("common.value"), range=[-1.08, 1.08])
     return style(fig, height=height)
