@@ -38,12 +38,18 @@ CHROMIUM_ARGS = [
 ARTIFACTS = ROOT / "test-artifacts"
 # How many cases the sweeping tests tried (printed in the summary).
 CASES: collections.Counter = collections.Counter()
+# Words of prose each view shows open: view -> (whole view, its tab) (test_word_budget).
+WORDS: dict[str, tuple[int, int]] = {}
 
 
 def pytest_terminal_summary(terminalreporter):
     if CASES:
         tried = ", ".join(f"{n} {what}" for what, n in sorted(CASES.items()))
         terminalreporter.write_line(f"cases tried: {tried}")
+    if WORDS:
+        ranked = sorted(WORDS.items(), key=lambda item: -item[1][0])
+        listed = ", ".join(f"{view} {view_n} ({tab_n} in tab)" for view, (view_n, tab_n) in ranked)
+        terminalreporter.write_line(f"words per view, largest first: {listed}")
 
 
 @pytest.fixture(autouse=True)
