@@ -237,7 +237,9 @@ def distance_tab() -> None:
     st.subheader(t("binary.distance_header"))
     st.markdown(t("binary.distance_intro"))
     scheme = controls.choice(
-        SCHEME, t("binary.scheme"), t("binary.scheme_help"),
+        SCHEME,
+        t("binary.scheme"),
+        t("binary.scheme_help"),
         labels=[names[code] for code in SCHEME.options],
     )
     shown = min(seq_len, MAX_DISTANCE)

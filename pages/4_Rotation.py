@@ -172,7 +172,9 @@ def dot_tab() -> None:
     with controls.notes():
         st.caption(t("rotation.dot_sampled", step=f"{curve.step:.3g}", n=curve.k.size))
     export.offer(
-        "rotation_dot", fig_d, matrix=lambda: np.column_stack([curve.k, curve.dot, curve.distance]),
+        "rotation_dot",
+        fig_d,
+        matrix=lambda: np.column_stack([curve.k, curve.dot, curve.distance]),
         shape=(curve.k.size, 3),
     )
 

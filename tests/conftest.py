@@ -6,6 +6,7 @@ import base64
 import collections
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -78,6 +79,20 @@ def run_page(
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at
+
+
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def rendered(markdown: str) -> str:
+    """Markdown source as a reader sees its characters: backslash escapes of ASCII
+    punctuation removed (``'3\\.7'`` -> ``'3.7'``; ``ui.safe_text`` escapes values)."""
+    return _ESCAPED.sub(r"\1", markdown)
+
+
+def notice_text(at: AppTest) -> str:
+    """Every warning of the run, as read on screen (see :func:`rendered`)."""
+    return " ".join(rendered(w.value) for w in at.warning)
 
 
 def decode(value):

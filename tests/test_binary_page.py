@@ -7,7 +7,7 @@ import tracemalloc
 import conftest
 import numpy as np
 import pytest
-from conftest import chart, decode, figures, run_page_on_tab, switch_tab
+from conftest import chart, decode, figures, notice_text, run_page_on_tab, switch_tab
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -15,6 +15,7 @@ from posenc import criteria
 from posenc.criteria import scheme_criteria
 from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import binary as specs
+from ui.specs import setting_label
 from ui.texts import text
 
 PAGE = "pages/3_Binary_vs_sinusoid.py"
@@ -205,7 +206,7 @@ def test_url_values_of_the_page_are_used():
 )
 def test_bad_url_values_give_a_notice_and_defaults(key, value):
     at = open_page({key: value}, tab=WIDGET_TAB[key])
-    assert at.warning and key in at.warning[0].value
+    assert at.warning and setting_label("en", key) in notice_text(at)
     spec = next(s for s in specs.SPECS if s.key == key)
     assert widget(at, key).value == spec.default
 

@@ -67,10 +67,7 @@ def test_the_slow_import_harness_really_slows_the_apps_imports():
     import subprocess
     import sys
 
-    code = (
-        "import time; t = time.perf_counter(); import ui.params; "
-        "print(time.perf_counter() - t)"
-    )
+    code = "import time; t = time.perf_counter(); import ui.params; print(time.perf_counter() - t)"
     env = {**__import__("os").environ, **SERVER_ENV}
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, cwd=SLOW_IMPORTS.parents[1],

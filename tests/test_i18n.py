@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import run_page
+from conftest import notice_text, run_page
 
 from ui import params
 from ui.specs import rope as rope_specs
@@ -96,7 +96,7 @@ def test_every_param_text_is_raised_by_some_bad_value():
 )
 def test_a_bad_link_value_is_explained_in_the_pages_language(lang, fragment):
     at = run_page("4_Rotation.py", {"lang": lang, "rot_pair": "3.7"})
-    notice = " ".join(w.value for w in at.warning)
+    notice = notice_text(at)
     label = setting_label(lang, "rot_pair")  # named by its label, not its URL key (#20)
     assert f"{label}{'：' if lang == 'zh' else ':'}" in notice and fragment in notice, notice
     assert "rot_pair" not in notice, notice

@@ -5,7 +5,8 @@ collected: widget labels, options, captions and help tooltips, Markdown, caption
 notices, metric labels, tab and popover labels, and chart titles, axis titles,
 annotations and trace names. None may equal an option's URL code, contain a URL key, or
 look like a snake_case identifier outside inline code (a library's own names, such as
-PyTorch's `div_term`, may be shown as code; an option code never). Formulas (``st.latex``, ``$...$``) and code blocks
+PyTorch's `div_term`, may be shown as code; an option code never). Formulas
+(``st.latex``, ``$...$``) and code blocks
 (``st.code``: the frameworks' source and the share link, the one place the URL shows)
 are not texts and are left out.
 """
@@ -19,7 +20,7 @@ import re
 
 import pytest
 from conftest import run_page
-from pages_under_test import PAGE_TABS, PAGE_TAB_IDS, script, tab_spec
+from pages_under_test import PAGE_TAB_IDS, PAGE_TABS, script, tab_spec
 
 import ui.specs
 from ui import params
@@ -64,12 +65,17 @@ SNAKE = re.compile(r"(?<![\w\\])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?!\w)")
 # Keys that are plain words (base, lang, present) count only when written as a key.
 _WORD_KEYS = [k for k in KEYS if "_" not in k]
 WORD_KEY = re.compile(
-    r"(?<!\w)(?:" + "|".join(map(re.escape, _WORD_KEYS)) + r")\s*=|\((?:"
-    + "|".join(map(re.escape, _WORD_KEYS)) + r")\)"
+    r"(?<!\w)(?:"
+    + "|".join(map(re.escape, _WORD_KEYS))
+    + r")\s*=|\((?:"
+    + "|".join(map(re.escape, _WORD_KEYS))
+    + r")\)"
 )
 # Codes that are not plain words (tf_old, torch32, t2t, sin_pow2): never shown, even as code.
 CODE_WORDS = re.compile(
-    r"(?<!\w)(?:" + "|".join(re.escape(c) for c in CODES if re.fullmatch(r"[a-z]\w*(_|\d)\w*", c)) + r")(?!\w)"
+    r"(?<!\w)(?:"
+    + "|".join(re.escape(c) for c in CODES if re.fullmatch(r"[a-z]\w*(_|\d)\w*", c))
+    + r")(?!\w)"
 )
 # Inline code names a library's own function or variable (`div_term`, `rotate_half`).
 _INLINE_CODE = re.compile(r"`[^`]*`")

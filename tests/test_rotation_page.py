@@ -9,7 +9,7 @@ import re
 import conftest
 import numpy as np
 import pytest
-from conftest import chart, decode, run_page_on_tab, switch_tab
+from conftest import chart, decode, notice_text, run_page_on_tab, switch_tab
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -18,6 +18,7 @@ from ui import rotation_data as data
 from ui.figures import rotation as figs
 from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import rotation as specs
+from ui.specs import setting_label
 from ui.texts import text
 
 PAGE = "pages/4_Rotation.py"
@@ -180,8 +181,9 @@ def test_a_typed_fraction_in_a_whole_number_box_is_reset_with_a_notice():
     at = open_page(tab="matrix")
     at.number_input(key="rot_pair").set_value(3.7).run()
     assert not at.exception
-    notice = " ".join(w.value for w in at.warning)
-    assert "not valid (in the link or as typed)" in notice and "rot_pair" in notice
+    notice = notice_text(at)
+    assert "not valid (in the link or as typed)" in notice
+    assert setting_label("en", "rot_pair") in notice
     assert at.number_input(key="rot_pair").value == 0
     assert markdown(at, "**Pair 0")
 
@@ -257,7 +259,7 @@ def test_too_few_positions_say_the_fit_is_underdetermined():
 def test_bad_url_values_give_a_notice_and_defaults(query, name):
     for tab in specs.TAB_NAMES:
         at = open_page(query, tab=tab)
-        assert len(at.warning) == 1 and name in at.warning[0].value, tab
+        assert len(at.warning) == 1 and setting_label("en", name) in notice_text(at), tab
         assert_charts(at, tab)
 
 

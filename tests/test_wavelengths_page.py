@@ -7,7 +7,7 @@ import tracemalloc
 import conftest
 import numpy as np
 import pytest
-from conftest import chart, decode, run_page_on_tab, switch_tab
+from conftest import chart, decode, rendered, run_page_on_tab, switch_tab
 from pages_under_test import extreme
 from streamlit.testing.v1 import AppTest
 
@@ -16,6 +16,7 @@ from posenc import spectrum
 from ui.figures import wavelengths as figs
 from ui.figures.common import MAX_CHART_BYTES
 from ui.params import LANG, SHARED
+from ui.specs import setting_label
 from ui.specs import wavelengths as specs
 
 PAGE = "pages/2_Wavelengths.py"
@@ -76,7 +77,7 @@ def base_names(at: AppTest) -> list[str]:
 
 
 def notices(at: AppTest) -> str:
-    return "\n".join(w.value for w in at.warning)
+    return "\n".join(rendered(w.value) for w in at.warning)
 
 
 def test_page_opens_at_defaults_on_the_wavelengths_tab():
@@ -157,7 +158,7 @@ def test_bad_bases_text_gives_a_notice_and_falls_back_to_the_default():
     at = open_page(tab="lambdas")
     at.text_input(key="wl_bases").input("100, one")
     rerun(at)
-    assert "wl_bases" in notices(at) and "'one'" in notices(at)
+    assert setting_label("en", "wl_bases") in notices(at) and "'one'" in notices(at)
     assert at.text_input(key="wl_bases").value == specs.BASES.default
 
 
@@ -334,7 +335,7 @@ def test_url_reproduces_the_view():
 def test_bad_url_values_give_a_notice_naming_the_setting(key):
     for tab in specs.TAB_NAMES:  # the notice on every tab, and every tab still draws
         at = open_page({key: "x"}, tab=tab)
-        assert key in notices(at), tab
+        assert setting_label("en", key) in notices(at), tab
         assert draws(at, tab), (tab, chart_ids(at))
 
 

@@ -5,8 +5,14 @@ from ui.texts import LANGUAGES, text
 
 # The on-screen label of every setting, by URL key: (text key, fields) parts, joined.
 # Notices name a setting by its label in the reader's language, never by its key.
-_W = {f"bin_{band}_w{i}": (("binary." + ("high" if band == "hi" else "low"), {}),
-                           ("binary.w", {"i": i})) for band in ("hi", "lo") for i in range(3)}  # fmt: skip
+_W = {
+    f"bin_{band}_w{i}": (
+        ("binary." + ("high" if band == "hi" else "low"), {}),
+        ("binary.w", {"i": i}),
+    )
+    for band in ("hi", "lo")
+    for i in range(3)
+}
 LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
     "seq_len": (("common.seq_len", {}),),
     "d_model": (("common.d_model", {}),),
@@ -61,7 +67,10 @@ LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
     "rope_scaling": (("rope.scaling", {}),),
     "rope_factor": (("rope.factor", {}),),
     "rope_orig": (("rope.orig", {}),),
-    **{key: (("common.open_tab", {}),) for key in ("hm_tab", "wl_tab", "bin_tab", "rot_tab", "rope_tab")},
+    **{
+        key: (("common.open_tab", {}),)
+        for key in ("hm_tab", "wl_tab", "bin_tab", "rot_tab", "rope_tab")
+    },
 }  # fmt: skip
 
 
