@@ -73,8 +73,8 @@ def tab_queries(name: str) -> list[tuple[str, dict[str, str]]]:
     """``(label, query)`` per tab of a page with lazy tabs; one unnamed entry otherwise."""
     for spec in page_specs(name):
         if spec.key.endswith("_tab"):
-            labels = spec.options[: len(spec.options) // len(LANGUAGES)]
-            return [(f"{name} [{label}]", {spec.key: label}) for label in labels]
+            tabs = spec.options[len(LANGUAGES) * len(spec.options) // (len(LANGUAGES) + 1) :]
+            return [(f"{name} [{tab}]", {spec.key: tab}) for tab in tabs]  # the tab names
     return [(name, {})]
 
 

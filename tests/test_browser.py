@@ -130,7 +130,7 @@ def test_menu_navigation_keeps_shared_settings_in_view_and_address(server, page)
 )
 def test_clicking_each_lazy_tab_runs_it_and_puts_it_in_the_address(server, page, entry):
     """A click on a tab reruns the page with that tab open: its content appears (charts
-    drawn where it has any), the address names the tab, and nothing fails."""
+    drawn where it has any), the address names the tab by its code, and nothing fails."""
     spec = tab_spec(entry)
     page.goto(server.url + entry.url_path)
     wait_for_app(page)
@@ -139,7 +139,7 @@ def test_clicking_each_lazy_tab_runs_it_and_puts_it_in_the_address(server, page,
         page.get_by_role("tab", name=label, exact=True).click()
         page.wait_for_function(  # the first tab is the default: no parameter
             "([k, v, first]) => (new URLSearchParams(location.search).get(k) ?? first) === v",
-            arg=[spec.key, label, tabs(entry)[0][1][spec.key]],
+            arg=[spec.key, name, tabs(entry)[0][0]],
         )
         wait_for_app(page, timeout=120_000)
         panel = page.locator("[role=tabpanel]:visible")
@@ -147,14 +147,15 @@ def test_clicking_each_lazy_tab_runs_it_and_puts_it_in_the_address(server, page,
             panel.locator(CHART).first.wait_for(timeout=120_000)
         assert panel.locator("[data-testid=stException]").count() == 0, name
         query = dict(parse_qsl(urlparse(page.url).query))
-        assert query.get(spec.key, tabs(entry)[0][1][spec.key]) == label, (name, page.url)
+        assert query.get(spec.key, tabs(entry)[0][0]) == name, (name, page.url)
     assert real_errors(page) == []
 
 
 def test_the_address_keeps_the_open_tab_across_a_language_switch_and_reload(server, page):
     """Regression: a tab bound with bind="query-params" lost its URL value when the
     labels changed language (switch, or a link in the other language), so a reload or a
-    copied address opened the first tab."""
+    copied address opened the first tab. The address holds the tab's code, the same in
+    both languages; a link holding a label (from before codes) opens its tab too."""
 
     def open_tab_and_query():
         # After a navigation the app first reports "not running" before its websocket
@@ -167,18 +168,20 @@ def test_the_address_keeps_the_open_tab_across_a_language_switch_and_reload(serv
     page.goto(server.url + "/Rotation?rot_tab=Circle&rot_k=5")
     assert open_tab_and_query()[0] == "Circle"
     page.locator("[data-testid=stSidebar] label").filter(has_text="中文").first.click()
-    page.wait_for_function("() => new URLSearchParams(location.search).get('rot_tab') === '圆周'")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('lang') === 'zh'")
     selected, query = open_tab_and_query()
     assert selected == "圆周" and query["lang"] == "zh" and query["rot_k"] == "5"
+    assert query["rot_tab"] == "circle"
     page.reload()
     assert open_tab_and_query() == (selected, query)
     page.locator("[data-testid=stSidebar] label").filter(has_text="English").first.click()
-    page.wait_for_function("() => new URLSearchParams(location.search).get('rot_tab') === 'Circle'")
-    assert open_tab_and_query()[0] == "Circle"
+    page.wait_for_function("() => new URLSearchParams(location.search).get('lang') !== 'zh'")
+    selected, query = open_tab_and_query()
+    assert selected == "Circle" and query["rot_tab"] == "circle"
     # A link in the other language opens its tab and keeps it in the address.
     page.goto(server.url + "/Wavelengths?lang=zh&wl_tab=Clocks")
     selected, query = open_tab_and_query()
-    assert selected == "时钟" and query["wl_tab"] == "时钟"
+    assert selected == "时钟" and query["wl_tab"] == "clock"
     page.reload()
     assert open_tab_and_query()[0] == "时钟"
     # The browser's back button restores the tab its address names.
@@ -186,7 +189,7 @@ def test_the_address_keeps_the_open_tab_across_a_language_switch_and_reload(serv
     page.wait_for_function("() => !new URLSearchParams(location.search).has('wl_tab')")
     wait_for_app(page)
     page.go_back()
-    page.wait_for_function("() => new URLSearchParams(location.search).get('wl_tab') === '时钟'")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('wl_tab') === 'clock'")
     wait_for_app(page)
     page.wait_for_function(
         "() => document.querySelector('[role=tab][aria-selected=true]')?.innerText === '时钟'"

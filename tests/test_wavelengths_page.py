@@ -97,7 +97,7 @@ def test_each_tab_draws_its_own_charts_and_no_notice(tab):
     assert at.title[0].value == "Wavelengths and frequencies"
     assert len(at.latex) >= FORMULAS[tab]
     assert len(at.get("download_button")) == DOWNLOADS[tab]
-    assert at.query_params.get(specs.TAB.key, tab_label("lambdas")) == tab_label(tab)
+    assert at.query_params.get(specs.TAB.key, "lambdas") == tab  # the tab's code
 
 
 def test_every_control_has_a_help_text():
@@ -355,6 +355,17 @@ def test_a_tab_label_of_the_other_language_opens_that_tab(lang):
     at = open_page({LANG.key: lang, specs.TAB.key: label})
     assert not at.warning
     assert draws(at, "forms"), chart_ids(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_open_tab_is_kept_in_the_url_as_a_code_of_no_language(lang):
+    at = open_page({LANG.key: lang, specs.TAB.key: "forms"})  # a link with the code opens
+    assert not at.warning
+    assert draws(at, "forms"), chart_ids(at)
+    at.session_state[specs.TAB.key] = tab_label("curves", lang)  # a click on a tab
+    rerun(at)
+    assert draws(at, "curves"), chart_ids(at)
+    assert at.query_params[specs.TAB.key] == "curves"  # not the label of either language
 
 
 def test_drift_metrics_are_the_torch_style_float32_errors():

@@ -523,12 +523,11 @@ def lazy_tabs(spec: ChoiceParam, page: str, names: Sequence[str]) -> dict:
     """``st.tabs`` kept in the URL (``spec`` from ``ui.specs.tab_param``): only the open
     tab's ``.open`` is True, so a page computes what is on screen and nothing else.
 
-    The URL holds the open tab's label in the current language (none for the first
-    tab), written here rather than by ``bind="query-params"``: Streamlit drops a bound
-    value that is not one of the labels drawn, so after a language switch, or from a
-    link in the other language, the address lost the open tab. A link of either
-    language opens its tab; so does an address the visitor edits or the browser's back
-    button restores (a URL value this function did not write wins over the session).
+    The URL holds the open tab's name, a code of either language (none for the first
+    tab), written here rather than by ``bind="query-params"``, which would write the
+    displayed label. A label of either language in a link opens its tab too; so does an
+    address the visitor edits or the browser's back button restores (a URL value this
+    function did not write wins over the session).
     """
     labels = [t(f"{page}.tab_{name}") for name in names]
     written = st.session_state.setdefault(_TABS_WRITTEN, {})
@@ -544,7 +543,7 @@ def lazy_tabs(spec: ChoiceParam, page: str, names: Sequence[str]) -> dict:
         st.query_params.pop(spec.key, None)
         written[spec.key] = None
     else:
-        st.query_params[spec.key] = written[spec.key] = opened
+        st.query_params[spec.key] = written[spec.key] = names[labels.index(opened)]
     return dict(zip(names, containers, strict=True))
 
 
@@ -557,7 +556,8 @@ def open_tab(spec: ChoiceParam, page: str, name: str) -> None:
 def run_open_tab(spec: ChoiceParam, page: str, sections: dict[str, Callable[[], None]]) -> None:
     """:func:`lazy_tabs` with one function per tab (in tab order): run the open one."""
     english = [text("en", f"{page}.tab_{name}") for name in sections]
-    if english != list(spec.options[: len(english)]) or len(spec.options) % len(english):
+    names = list(spec.options[-len(sections) :])
+    if english != list(spec.options[: len(english)]) or names != list(sections):
         raise ValueError(f"sections {list(sections)} are not the tabs of {spec.key}, in order")
     for name, tab in lazy_tabs(spec, page, list(sections)).items():
         if tab.open:

@@ -83,7 +83,12 @@ def setting_label(lang: str, key: str) -> str:
 
 
 def tab_param(key: str, page: str, names: tuple[str, ...]) -> ChoiceParam:
-    """The open tab of a page with lazy tabs, kept in the URL under its (translated)
-    label ``text(lang, f"{page}.tab_{name}")``; the first tab is the default."""
+    """The open tab of a page with lazy tabs, kept in the URL under its name (``names``:
+    short language-independent codes such as ``fit``); the first tab is the default.
+
+    Options: the labels ``text(lang, f"{page}.tab_{name}")`` of every language in
+    turn, then the names, each group in tab order (``options.index(x) % len(names)`` is
+    the tab): links from before tabs had codes, which held a label, still open.
+    """
     labels = tuple(text(lang, f"{page}.tab_{name}") for lang in LANGUAGES for name in names)
-    return ChoiceParam(key, labels, labels[0])
+    return ChoiceParam(key, (*labels, *names), labels[0])
