@@ -83,6 +83,14 @@ def test_runs_as_uid_1000():
     assert any("--uid 1000" in cmd for cmd in arguments("RUN"))
 
 
+def test_malloc_returns_freed_memory():
+    """glibc's arenas and dynamic mmap threshold kept 383 MB RSS on an idle server after
+    24 largest-setting loads; with these, 193 MB (issue #24, bench/README.md)."""
+    env = " ".join(rest for keyword, rest in instructions() if keyword == "ENV").split()
+    assert "MALLOC_ARENA_MAX=2" in env
+    assert "MALLOC_MMAP_THRESHOLD_=1048576" in env
+
+
 def test_workdir_is_app():
     assert arguments("WORKDIR") == ["/app"]
 
