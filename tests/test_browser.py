@@ -8,6 +8,7 @@ from conftest import ARTIFACTS, real_errors, start_server, stop_server, wait_for
 from pages_under_test import CHARTLESS, PAGES, tab_spec, tabs
 
 from ui import menu
+from ui.specs import setting_label
 
 pytestmark = pytest.mark.browser
 
@@ -107,7 +108,8 @@ def test_hostile_url_shows_a_notice_not_a_traceback(server, page):
     page.wait_for_selector(CHART)
     assert page.locator("[data-testid=stException]").count() == 0
     notice = page.locator("[data-testid=stAlert]").inner_text()
-    assert "d_model" in notice and "seq_len" in notice and "bogus" in notice
+    named = [setting_label("en", key) for key in ("d_model", "seq_len")]  # by label (#20)
+    assert all(label in notice for label in named) and "bogus" in notice
 
 
 def test_menu_navigation_keeps_shared_settings_in_view_and_address(server, page):
@@ -258,7 +260,7 @@ def test_long_formulas_and_metric_labels_wrap_on_a_projector_and_a_phone(
     with device_page(browser, request, width, 900, phone=where == "phone") as pg:
         pg.goto(server.url + path)
         wait_for_app(pg, timeout=120_000)
-        pg.wait_for_selector(".katex-display", timeout=60_000)
+        pg.locator(".katex-display:visible").first.wait_for(timeout=60_000)  # not in Notes
         if "Live+check" in path:
             pg.wait_for_selector("[data-testid=stMetricLabel]", timeout=60_000)
         if "rot_tab=Row" in path or "rope_tab" in path:  # the derivations' expanders

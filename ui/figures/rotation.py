@@ -329,18 +329,21 @@ COEFFICIENT_FORMULAS = {
 
 
 # The 2 x 2 block of T(k) from the angle-addition formulas (the first article's proof),
-# one step per row: on a phone ``controls.latex`` turns the rows into lines that wrap.
+# short rows (a 1024 px projector fits ~560 px of presenter-size math; aligned math
+# cannot wrap); on a phone ``controls.latex`` turns the rows into lines that wrap.
 BLOCK_DERIVATION = (
     r"\begin{aligned}"
-    r" \sin\omega_i(p+k) &= \sin\omega_i p\,\cos\omega_i k + \cos\omega_i p\,\sin\omega_i k\\"
-    r" \cos\omega_i(p+k) &= \cos\omega_i p\,\cos\omega_i k - \sin\omega_i p\,\sin\omega_i k\\"
+    r" \sin\omega_i(p+k) &= \sin\omega_i p\,\cos\omega_i k\\"
+    r" &\quad + \cos\omega_i p\,\sin\omega_i k\\"
+    r" \cos\omega_i(p+k) &= \cos\omega_i p\,\cos\omega_i k\\"
+    r" &\quad - \sin\omega_i p\,\sin\omega_i k\\"
     r" \big[\sin\omega_i(p+k),\ \cos\omega_i(p+k)\big]"
-    r" &= \big[\sin\omega_i p,\ \cos\omega_i p\big] \allowbreak"
-    r" \begin{bmatrix}\cos\omega_i k & -\sin\omega_i k\\ \sin\omega_i k & \cos\omega_i k"
-    r"\end{bmatrix}\\"
+    r" &= \big[\sin\omega_i p,\ \cos\omega_i p\big]\\"
+    r" &\quad \cdot \begin{bmatrix}\cos\omega_i k & -\sin\omega_i k\\"
+    r" \sin\omega_i k & \cos\omega_i k\end{bmatrix}\\"
     r" &= \big[\sin\omega_i p,\ \cos\omega_i p\big]\,\Phi_i(k)\\"
-    r" PE_{(p+k)} &= PE_{(p)}\,\operatorname{diag}\big(\Phi_0(k), \dots, \Phi_{d/2-1}(k)\big)"
-    r" = PE_{(p)}\,T(k)"
+    r" PE_{(p+k)} &= PE_{(p)}\,\operatorname{diag}\big(\Phi_0(k), \dots, \Phi_{d/2-1}(k)\big)\\"
+    r" &= PE_{(p)}\,T(k)"
     r" \end{aligned}"
 )
 
