@@ -70,9 +70,10 @@ for criterion in ("unique", "consistent", "extrapolates", "bounded"):
 
 with st.expander(t("home.notation_header"), icon=":material/functions:"):
     st.markdown(t("home.notation"))
-    st.latex(r"\omega_i = b^{-2i/d},\qquad \lambda_i = 2\pi\, b^{2i/d},\qquad \theta_i = \omega_i")
+    st.latex(r"\omega_i = b^{-2i/d},\qquad \lambda_i = 2\pi\, b^{2i/d},\qquad \theta_j = \omega_j")
     st.latex(
         r"x_p = E_p + PE_p,\qquad PE_{p+k} = PE_p\,T(k),\qquad "
-        r"R(m\theta) = T(m):\quad q_m \mapsto R(m\theta)\,q_m,\ \ k_n \mapsto R(n\theta)\,k_n"
+        r"R(m\theta) = T(m):\quad q_m = R(m\theta)\,q,\ \ k_n = R(n\theta)\,k,"
+        r"\quad q_m^\top = q^\top T(-m)"
     )
     st.markdown(t("home.notation_rope"))

@@ -219,13 +219,13 @@ with tabs["embedding"]:
             st.markdown(t("heatmap.concat_text", d=d_model, **weights))
         with controls.notes():
             st.markdown(t("heatmap.emb_intro"))
-            st.caption(t("heatmap.emb_notice", max_pos=seq_len - 1))
+            st.caption(t("heatmap.emb_notice", max_pos=rows - 1))  # the panels' last row
             st.markdown(t("heatmap.emb_scale_notes", root=f"{d_model**0.5:.3g}", d=d_model))
 
 with tabs["similarity"]:
     if tabs["similarity"].open:
         st.markdown(t("heatmap.sim_lead"))
-        st.latex(r"PE_p \cdot PE_q = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (p-q)\big)")
+        st.latex(r"PE_m \cdot PE_n = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (m-n)\big)")
         asked = controls.number(
             spec.SIM_ROW, t("heatmap.sim_row"), t("heatmap.sim_row_help"),
             container=st.columns(4)[0], format="%.0f",
@@ -272,7 +272,7 @@ with tabs["similarity"]:
         with controls.notes():
             st.markdown(t("heatmap.sim_intro"))
             st.latex(
-                r"PE_p \cdot PE_q = \sum_{i=0}^{d/2-1} \big[\sin\omega_i p\,\sin\omega_i q"
-                r" + \cos\omega_i p\,\cos\omega_i q\big]"
-                r" = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (p-q)\big)"
+                r"PE_m \cdot PE_n = \sum_{i=0}^{d/2-1} \big[\sin\omega_i m\,\sin\omega_i n"
+                r" + \cos\omega_i m\,\cos\omega_i n\big]"
+                r" = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (m-n)\big)"
             )

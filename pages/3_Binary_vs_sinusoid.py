@@ -22,11 +22,11 @@ from ui.wavelengths_data import positions
 # largest settings within a few times the default one (issue #7).
 MAX_EVOLUTION, MAX_3D, MAX_DISTANCE = 1024, 2000, 2048
 FORMULAS = {  # shared by both languages; gathered lines fit a fifth of the page
-    "index": r"e(p)_j = p",
-    "normalised": r"e(p)_j = \frac{p}{L-1}",
-    "binary": r"\begin{gathered} e(p)_j = b_{d-1-j}(p) \\ b_i(p) = \lfloor p / 2^i \rfloor \bmod 2"
-    r"\end{gathered}",
-    "sin_pow2": r"e(p)_j = \sin\frac{p}{2^{j}}",
+    "index": r"e(p)_c = p",
+    "normalised": r"e(p)_c = \frac{p}{L-1}",
+    "binary": r"\begin{gathered} e(p)_c = \beta_{d-1-c}(p) \\ \beta_i(p) = \lfloor p / 2^i \rfloor"
+    r" \bmod 2 \end{gathered}",
+    "sin_pow2": r"e(p)_c = \sin\frac{p}{2^{c}}",
     "sinusoidal": r"\begin{gathered} e(p)_{2i} = \sin \omega_i p \\ e(p)_{2i+1} = \cos \omega_i p"
     r" \\ \omega_i = b^{-2i/d} \end{gathered}",
 }
@@ -77,12 +77,12 @@ def criteria_tab() -> None:
     """The criteria, measured by posenc.criteria."""
     st.subheader(t("binary.criteria_header"))
     formulas = (
-        ("unique", [r"\min_{0 \le p < q < L} \lVert e(p) - e(q) \rVert"]),
-        ("bounded", [r"\max_{p < L,\ j} \lvert e(p)_j \rvert"]),
+        ("unique", [r"\min_{0 \le m < n < L} \lVert e(m) - e(n) \rVert"]),
+        ("bounded", [r"\max_{p < L,\ c} \lvert e(p)_c \rvert"]),
         ("consistent", [r"\max_p D_k(p) - \min_p D_k(p)", r"D_k(p) = \lVert e(p{+}k) - e(p) \rVert",
-                        r"\max_{p < L,\ j} \lvert e_L(p)_j - e_{2L}(p)_j \rvert"]),
-        ("extrapolates", [r"\min_{p<2L,\ j} e(p)_j,\ \ \max_{p<2L,\ j} e(p)_j",
-                          r"\min_{0 \le p < q < 2L} \lVert e(p) - e(q) \rVert"]),
+                        r"\max_{p < L,\ c} \lvert e_L(p)_c - e_{2L}(p)_c \rvert"]),
+        ("extrapolates", [r"\min_{p<2L,\ c} e(p)_c,\ \ \max_{p<2L,\ c} e(p)_c",
+                          r"\min_{0 \le m < n < 2L} \lVert e(m) - e(n) \rVert"]),
     )  # fmt: skip
     for column, (key, lines) in zip(
         controls.cells(4, per_row=2, widths=(1, 1, 1.5, 1.5)), formulas, strict=True
@@ -139,7 +139,7 @@ def counter_tab() -> None:
     notes.caption(t("binary.counter_table"))
     notes.caption(t("binary.counter_notice"))
     notes.latex(
-        r"b_i(p) = \left\lfloor p / 2^i \right\rfloor \bmod 2"
+        r"\beta_i(p) = \left\lfloor p / 2^i \right\rfloor \bmod 2"
         r" = \tfrac12 - \tfrac{2}{\pi} \sum_{m\ \mathrm{odd}} \tfrac1m"
         r" \sin\!\big(m\, \omega_i (p + \tfrac12)\big),"
         r"\qquad \omega_i = \frac{2\pi}{2^{i+1}} = \frac{\pi}{2^i}"

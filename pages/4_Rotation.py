@@ -41,7 +41,8 @@ def matrix_tab() -> None:
             shape=data.t_export_shape(d_model),
         )  # fmt: skip
     if d_model > data.EXPORT_DIMS:
-        left.caption(t("rotation.t_export_blocks", limit=data.EXPORT_DIMS))
+        size = f"{d_model * d_model * np.dtype(np.float64).itemsize / 1e6:.3g}"  # the dense T(k)
+        left.caption(t("rotation.t_export_blocks", limit=data.EXPORT_DIMS, d=d_model, size=size))
     with controls.notes():
         st.markdown(t("rotation.lead"))
         st.caption(t("rotation.t_notice"))

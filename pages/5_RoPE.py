@@ -39,9 +39,9 @@ FORMULAS = {  # shared by both languages
     # The score, divided by sqrt(d) only when the toggle "rope_scale" is on.
     "score_scaled": r"S_{mn} = \frac{\langle q_m, k_n\rangle}{\sqrt d}",
     "score_raw": r"S_{mn} = \langle q_m, k_n\rangle",
-    "scores": r"a_{mn} = \frac{e^{S_{mn}}}{\sum_{j\le m} e^{S_{mj}}}\ (n \le m),\qquad"
+    "scores": r"a_{mn} = \frac{e^{S_{mn}}}{\sum_{n'\le m} e^{S_{mn'}}}\ (n \le m),\qquad"
     r" a_{mn} = 0\ (n > m),\qquad o_m = \sum_{n} a_{mn} v_n",
-    "scores_all": r"a_{mn} = \frac{e^{S_{mn}}}{\sum_{j=0}^{L-1} e^{S_{mj}}}\ \ (0 \le n < L),"
+    "scores_all": r"a_{mn} = \frac{e^{S_{mn}}}{\sum_{n'=0}^{L-1} e^{S_{mn'}}}\ \ (0 \le n < L),"
     r"\qquad o_m = \sum_{n} a_{mn} v_n",
     "pair": r"\begin{aligned} f_q(x_m, m) &= (W_q x_m)\,e^{i m\theta}\\ &= \begin{pmatrix}"
     r"\cos m\theta & -\sin m\theta\\ \sin m\theta & \cos m\theta\end{pmatrix}\begin{pmatrix}"
@@ -60,13 +60,13 @@ FORMULAS = {  # shared by both languages
     r" + k^{(1)}\sin n\theta\big)\\ &= g"
     r"\end{aligned}",
     # q, k: the contents before rotation (q_m of the intro is R(m theta) q).
-    "compare": r"\text{(a) } q^\top k \qquad \text{(b) } (q + p_m)^\top(k + p_n)"
+    "compare": r"\text{(a) } q^\top k \qquad \text{(b) } (q + PE_m)^\top(k + PE_n)"
     r"\qquad \text{(c) } \big(R(m\theta)q\big)^\top R(n\theta)k = q_m^\top k_n",
-    "compare_sentence": r"\text{(a) } (W_q x_m)^\top W_k x_n \qquad \text{(b) } \big(W_q(x_m + p_m)"
-    r"\big)^\top W_k(x_n + p_n) \qquad \text{(c) } \big(R(m\theta)W_q x_m\big)^\top R(n\theta)"
-    r"W_k x_n = q_m^\top k_n",
-    "layouts": r"\mathrm{rope}_{\mathrm{split}}(q_{:,P}) = \mathrm{rope}_{\mathrm{interleaved}}"
-    r"(q)_{:,P},\qquad P = (0, 2, \ldots, d-2,\; 1, 3, \ldots, d-1)",
+    "compare_sentence": r"\text{(a) } (W_q x_m)^\top W_k x_n \qquad \text{(b) } \big(W_q(x_m"
+    r" + PE_m)\big)^\top W_k(x_n + PE_n) \qquad \text{(c) } \big(R(m\theta)W_q x_m\big)^\top"
+    r" R(n\theta) W_k x_n = q_m^\top k_n",
+    "layouts": r"\mathrm{RoPE}_{\mathrm{split}}(Pq) = P\,\mathrm{RoPE}_{\mathrm{interleaved}}(q),"
+    r"\quad (Pq)_c = q_{P(c)},\ \ P = (0, 2, \ldots, d-2,\; 1, 3, \ldots, d-1)",
     "bound": r"\Big|\sum_{j=0}^{d/2-1} h_j e^{i r\theta_j}\Big| \le \max_j"
     r" |h_{j+1} - h_j|\sum_{j=1}^{d/2} |S_j(r)|,\quad y(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}"
     r" |S_j(r)| \\ h_j = (q_{2j} + i\,q_{2j+1})(k_{2j} - i\,k_{2j+1}),\ h_{d/2} = 0,\quad"
@@ -153,7 +153,7 @@ with tabs["pair"]:
             (dot, cross, g), angle = ps["g"], rf"{m - n} \cdot {ps['theta']:.6g}"
             controls.latex(  # row by row: at large m - n, on a projector, one ran past the column
                 rf"\begin{{aligned}} g &= {dot:.6f}\,\cos({angle})\\ &\quad - ({cross:.6f})\,"
-                rf"\sin({angle})\\ &= {g:.6f}\\ \langle q_m, k_n\rangle_{{\text{{posenc.rope}}}}"
+                rf"\sin({angle})\\ &= {g:.6f}\\ \langle q_m, k_n\rangle"
                 rf" &= {ps['score']:.6f}\end{{aligned}}"
             )
             st.caption(t("rope.pair_steps_typo"))

@@ -260,7 +260,7 @@ def test_similarity_figure_is_symmetric_with_d_over_2_at_the_top_of_its_scale():
     np.testing.assert_array_equal(z, z.T)
     assert fig.data[0].zmax == 8 and fig.data[0].zmin == pytest.approx(z.min(), abs=1e-6)
     assert fig.layout.shapes[0].y0 == 4  # the row drawn as a curve
-    assert fig.data[0].y[3] == "position p = 3" and fig.data[0].x[3] == "position q = 3"
+    assert fig.data[0].y[3] == "position m = 3" and fig.data[0].x[3] == "position n = 3"
 
 
 def test_embedding_panels_share_one_colour_scale():

@@ -284,8 +284,9 @@ def test_add_vs_concatenate_counts_the_weights_of_a_projection_at_this_d(d_model
     box = at.expander[0]
     assert box.label == "Why add rather than concatenate? (overview article)"
     assert "W_E E_p + W_{PE}" in box.latex[0].value
-    assert f"at d = {d_model} each d → d projection" in box.markdown[0].value
-    assert f"would need {concat} weights instead of {add}" in box.markdown[0].value
+    assert f"at d = {d_model} each projection to d dimensions" in box.markdown[0].value
+    assert "would map 2d inputs instead of d" in box.markdown[0].value
+    assert f"and need {concat} weights instead of {add}" in box.markdown[0].value
 
 
 def test_embedding_seed_draws_the_seeded_embedding_and_the_sums():
@@ -574,3 +575,14 @@ def test_upload_names_learned_absolute_position_embeddings():
     assert "BERT" in said and "GPT-2" in said
     code = " ".join(c.value for c in at.code)
     assert "position_embeddings" in code and "wpe" in code
+
+
+def test_embedding_notes_quote_the_largest_position_the_panels_add():
+    """heatmap.emb_notice: "PE = p adds ... up to {max_pos} here": the panels' last row,
+    not L - 1, when L exceeds the rows drawn."""
+    from ui.heatmap_data import EMBED_ROWS
+
+    at = open_page({"seq_len": 300, "d_model": 16}, tab="embedding")
+    said = text("en", "heatmap.emb_notice", max_pos=EMBED_ROWS - 1)
+    assert said in [c.value for c in at.caption]
+    assert text("en", "heatmap.emb_notice", max_pos=299) not in [c.value for c in at.caption]

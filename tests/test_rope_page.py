@@ -118,8 +118,9 @@ def test_attention_views_normalise_rows_causally_or_over_every_key(view):
     above = weights[np.triu_indices(24, 1)]  # keys after the query
     assert np.all(above == 0) if view == "attention" else np.all(above > 0)
     formula = "".join(latex.value for latex in at.latex)
-    assert ("j\\le m" in formula) == (view == "attention")
-    assert ("j=0}^{L-1}" in formula) == (view == "attention_all")
+    assert ("n'\\le m" in formula) == (view == "attention")  # n', not the pair index j
+    assert ("n'=0}^{L-1}" in formula) == (view == "attention_all")
+    assert "j\\le m" not in formula and "j=0}^{L-1}" not in formula
     assert "o_m = \\sum_{n} a_{mn} v_n" in formula  # seed 002's output of the attention
 
 

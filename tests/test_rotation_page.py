@@ -237,7 +237,7 @@ def test_wide_split_layout_shows_a_window_with_true_dimensions():
     assert any("2048–" in c.value for c in at.caption)
 
 
-def test_fit_positions_switch_between_spread_and_the_run():
+def test_fit_positions_switch_between_random_positions_and_the_run():
     at = open_page({"seq_len": "300", "d_model": "64", "rot_k": "-2.5"}, tab="fit")
     assert float(metric(at, "distance max")) < 1e-8  # spread: T(k) recovered
     at.radio(key="rot_fit").set_value("sequence").run()
@@ -362,3 +362,25 @@ def test_check_lead_quotes_the_residual_below_the_rounding_of_the_largest_angle(
     lead = text("en", "rotation.check_lead", L=length, worst=f"{check.worst:.2e}",
                 bound=f"{bound:.2e}")  # fmt: skip
     assert lead in [c.value for c in at.caption]
+
+
+def test_wide_t_export_note_quotes_the_computed_size_of_the_dense_matrix():
+    """rotation.t_export_blocks: the d x d float64 T(k) it replaces, in MB (8 d^2 bytes)."""
+    d = 2048
+    at = open_page({"d_model": str(d), "seq_len": "8"}, tab="matrix")
+    dense = posenc.rotation_matrix(1, d)
+    assert dense.nbytes == 8 * d * d
+    size = f"{dense.nbytes / 1e6:.3g}"
+    assert size == "33.6"  # not "hundreds of MB"
+    shown = text("en", "rotation.t_export_blocks", limit=data.EXPORT_DIMS, d=d, size=size)
+    assert shown in [c.value for c in at.caption]
+
+
+def test_random_fit_positions_use_n_positions_not_L():
+    """rotation.fit_spread / fit_help: under "2m" the random positions number n = 2m, not L."""
+    view = data.fit(50, 128, 10000.0, 3.0, "interleaved", "spread", "2m")
+    m = view.fit.columns.size
+    assert view.fit.positions.size == 2 * m != 50
+    assert "L" not in text("en", "rotation.fit_spread") and "n positions" in text(
+        "en", "rotation.fit_help"
+    )

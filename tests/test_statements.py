@@ -5,7 +5,9 @@ the computed one."""
 
 from __future__ import annotations
 
+import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -146,8 +148,9 @@ def test_compare_tab_quotes_the_position_term_residual_for_a_sentence():
     at = run_page_on_tab("5_RoPE.py", rope_specs, query, "compare", TIMEOUT)
     term = rope_data.position_term(64, 10000.0, 256, rope_specs.TEXT.default, 0)
     assert f"residual {term.residual:.3g} against max" in captions(at)
+    assert r"$PE_m^\top W_q^\top W_k PE_n$" in captions(at)
     at = run_page_on_tab("5_RoPE.py", rope_specs, {}, "compare", TIMEOUT)
-    assert "p_mᵀW_qᵀW_k p_n" not in captions(at)  # no projections for random content
+    assert r"$PE_m^\top W_q^\top W_k PE_n$" not in captions(at)  # no projections: random
 
 
 # ------------------------------------------- 6. RoPE formulas: sqrt(d), h_j, one rotation
@@ -325,3 +328,97 @@ def test_base_help_states_the_limits_the_control_enforces():
         assert spec.parse("1000000000") == 1e9
         with pytest.raises(ValueError):
             spec.parse("1000000001")
+
+
+# ------------------------------------------- 15. R(m theta) and T(m): one matrix, two sides
+
+
+def _rope_page_r(m: float, d: int, base: float) -> np.ndarray:
+    """R(m theta) as the RoPE page writes it: blocks [[cos, -sin], [sin, cos]] of m theta_j."""
+    r = np.zeros((d, d))
+    for j, theta in enumerate(base ** (-np.arange(0, d, 2) / d)):
+        c, s = math.cos(m * theta), math.sin(m * theta)
+        r[2 * j : 2 * j + 2, 2 * j : 2 * j + 2] = [[c, -s], [s, c]]
+    return r
+
+
+@pytest.mark.parametrize("m", [3, 7.5, -4])
+def test_r_of_m_theta_is_the_matrix_t_of_m_and_turns_a_row_by_t_of_minus_m(m):
+    d, base = 16, 10000.0
+    r, t_m = _rope_page_r(m, d, base), posenc.rotation_matrix(m, d, base)
+    np.testing.assert_allclose(r, t_m, atol=1e-15)  # the same matrix
+    q = np.random.default_rng(2).standard_normal(d)
+    rotated = posenc.rope(q[None, :], [m], base)[0]
+    np.testing.assert_allclose(rotated, r @ q, atol=1e-12)  # RoPE: column, from the left
+    np.testing.assert_allclose(rotated, q @ posenc.rotation_matrix(-m, d, base), atol=1e-12)
+    assert not np.allclose(rotated, q @ t_m)  # the row form is T(-m), not T(m)
+
+
+def test_home_and_rope_texts_say_r_is_t_of_m_on_columns_and_t_of_minus_m_on_rows():
+    for lang in ("en", "zh"):
+        for key in ("home.notation_rope", "rope.notation_notes"):
+            said = text(lang, key)
+            assert "T(m)" in said and ("T(-m)" in said or "T(−m)" in said), (lang, key)
+        assert "T(m)" in text(lang, "rope.lead") and "T(−m)" in text(lang, "rope.lead")
+        assert r"\theta_j" in text(lang, "home.notation_rope")  # j, as on the RoPE page
+    home = Path("app.py").read_text(encoding="utf-8")
+    assert r"q_m^\top = q^\top T(-m)" in home and r"\theta_j = \omega_j" in home
+
+
+# ------------------------------------------- 16. the longest wavelength: 2 pi b^((d-2)/d)
+
+
+def test_longest_wavelength_is_one_ratio_below_2_pi_b():
+    d, base = 128, 10000.0
+    longest = float(posenc.wavelengths(d, base).max())
+    assert longest == pytest.approx(2 * math.pi * base ** ((d - 2) / d), rel=1e-12)
+    assert round(longest) == 54410 and longest < 0.87 * 2 * math.pi * base  # not "almost 2 pi b"
+    assert longest * base ** (2 / d) == pytest.approx(2 * math.pi * base, rel=1e-12)
+    for lang, key in itertools.product(
+        ("en", "zh"), ("heatmap.main_notice", "binary.flaw_sinusoidal")
+    ):
+        assert "2π·b^((d−2)/d)" in text(lang, key)
+
+
+def test_t2t_frequencies_keep_the_first_pair_and_slow_every_later_one():
+    """heatmap.fw_what_t2t: exponent i/(d/2 - 1): pair 0 as the paper, the others slower."""
+    d, base = 16, 10000.0
+    i = np.arange(d // 2)
+    t2t, paper = base ** (-i / (d / 2 - 1)), posenc.frequencies(d, base)
+    assert t2t[0] == paper[0] == 1 and np.all(t2t[1:] < paper[1:])
+    assert 2 * math.pi / t2t[-1] == pytest.approx(2 * math.pi * base)
+
+
+# ------------------------------------------- 17. wavelengths.metric_beyond_help: 4L - 6
+
+
+@pytest.mark.parametrize("length", [5, 50, 301])
+def test_sine_rises_over_the_integer_positions_iff_its_peak_lies_beyond_them(length):
+    """The peak of sin(2 pi p / lambda) is at lambda/4; the samples 0 .. L-1 rise while it
+    lies beyond L - 1.5 (between the last two), i.e. lambda >= 4L - 6, not 4(L - 1)."""
+    p = np.arange(length)
+    for lam, rises in ((4 * length - 6 + 0.01, True), (4 * length - 6 - 0.01, False)):
+        assert bool(np.all(np.diff(np.sin(2 * math.pi * p / lam)) > 0)) is rises
+        assert bool(spectrum.sine_turns_back([lam], context=length)[0]) is not rises
+
+
+# ------------------------------------------- 18. heatmap.seed_help: E's entries are N(0, 1/d)
+
+
+def test_unscaled_embedding_has_standard_deviation_one_over_root_d():
+    from ui import heatmap_data
+
+    d = 128
+    panels = heatmap_data.embedding_panels(100, d, 10000.0, "interleaved", 0, scaled=False)
+    assert panels["emb"].std() == pytest.approx(d**-0.5, rel=0.05)  # N(0, 1/d)
+    scaled = heatmap_data.embedding_panels(100, d, 10000.0, "interleaved", 0, scaled=True)
+    assert scaled["emb"].std() == pytest.approx(1.0, rel=0.05)  # sqrt(d) E is N(0, 1)
+
+
+# ------------------------------------------- 19. binary.crit_consistent: 0 up to rounding
+
+
+def test_sinusoid_changes_by_rounding_when_the_sequence_doubles_and_still_passes():
+    c = criteria.scheme_criteria("sinusoidal", 50, 128, 10000.0)
+    assert 0 < c.length_change < 1e-12 and c.consistent_length
+    assert "up to rounding" in text("en", "binary.crit_consistent").split("2L")[1]

@@ -47,7 +47,7 @@ def test_ratios_say_what_is_divided_or_multiplied():
     [
         ("分量对", "维度对"),
         (r"(?i)\btokens?\b", "词元"),
-        (r"(split|interleaved|交错|对半) ?排列", "排布"),
+        (r"(split|interleaved|交错|对半|前后分半) ?排列", "排布"),
     ],
 )
 def test_one_term_for_pairs_tokens_and_layouts(pattern, term):
@@ -85,3 +85,13 @@ def test_the_sentence_placeholder_is_chinese_in_chinese():
     placeholder = at.text_input(key="hm_sentence").placeholder
     assert placeholder == ZH["heatmap.sentence_placeholder"]
     assert SENTENCE in placeholder and "robot" not in placeholder
+
+
+def test_no_english_option_names_or_variables_in_chinese_prose():
+    """Option codes (split, spread, same, dynamic) and variables (step, count) are shown in
+    Chinese; inline code, formulas and placeholders aside."""
+    words = r"(?<![A-Za-z_])(split|interleaved|spread|same|dynamic|step|count)(?![A-Za-z_])"
+    left = {k: v for k, v in ZH.items()
+            if re.search(words, re.sub(r"`[^`]*`|\$[^$]*\$|\{\w*\}", "", v))}  # fmt: skip
+    assert left == {}
+    assert not found("对半") or all("前后分半" in v for v in found("对半").values())

@@ -63,8 +63,8 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
             t("wavelengths.drift_intro", div_rel=f"{rel:.2g}", div_units=f"{rel / 2.0**-24:.2g}")
         )
         st.latex(
-            r"\varepsilon(p) = \max_j \left| PE^{\mathrm{f32}}_{(p,j)} - PE_{(p,j)} \right|,\qquad"
-            r"\theta^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}(p\cdot\delta_i),\quad \delta_i = "
+            r"\varepsilon(p) = \max_c \left| PE^{\mathrm{f32}}_{(p,c)} - PE_{(p,c)} \right|,\qquad"
+            r"\varphi^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}(p\cdot\delta_i),\quad \delta_i = "
             r"\mathrm{fl}_{32}\big(\exp \mathrm{fl}_{32}(2i\cdot\mathrm{fl}_{32}(-\ln b/d))\big)"
         )
         st.caption(t("wavelengths.drift_notice"))

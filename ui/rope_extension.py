@@ -19,7 +19,7 @@ from ui.wavelengths_data import markdown_table
 FORMULAS = {  # per method, shared by both languages
     "none": r"\theta_j = b^{-2j/d}",
     "linear": r"\theta'_j = \theta_j / s \qquad (m \mapsto m / s)",
-    "ntk": r"b' = b\,\Big(\frac{s L}{L_0} - (s - 1)\Big)^{d/(d-2)},\ \theta'_j = b'^{-2j/d}",
+    "ntk": r"b' = b\,\Big(\frac{s L'}{L_0} - (s - 1)\Big)^{d/(d-2)},\ \theta'_j = b'^{-2j/d}",
     "yarn": r"\theta'_j = (1-\gamma_j)\,\theta_j + \gamma_j\,\frac{\theta_j}{s},\ \gamma_j = "
     r"\mathrm{clip}\Big(\frac{j - j_{32}}{j_{1} - j_{32}}, 0, 1\Big),\ S \to a^2 S,\ "
     r"a = 0.1\ln s + 1",

@@ -15,6 +15,7 @@ from ui.figures.common import COLORSCALE, Grid, cell, heatmap, panels, style, st
 
 # Points per line beyond which a curve is reduced to its min/max envelope.
 MAX_LINE_POINTS = 5000
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"  # axis names of the bits: β₁, β₀ (one digit: at most 3 bits drawn)
 SEQUENTIAL = "Viridis"
 # The d = 3 paths as seed 003 draws them: early positions yellow, later ones darker.
 LATER_DARKER = "Viridis_r"
@@ -362,7 +363,7 @@ def code_space_figure(codes: np.ndarray, *, position: str, height: int = 420) ->
         hovertemplate=hover + ")<extra></extra>",
         showlegend=False,
     )
-    names = [f"b{bits - 1 - j}" for j in range(bits)]
+    names = [f"β{SUBSCRIPTS[bits - 1 - j]}" for j in range(bits)]  # b is the base
     fig = go.Figure()
     if bits == 2:
         fig.add_trace(go.Scatter(x=axes[0], y=axes[1], **common))

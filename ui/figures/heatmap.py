@@ -41,9 +41,9 @@ WORDS = {
     "value": "value",
     "mean": "mean of {rows} × {cols} entries",
     "max_abs": "largest |entry| of {rows} × {cols}",
-    "similarity": "PEᵢ · PEⱼ",
-    "offset_axis": "position j",
-    "curve_axis": "PEᵣ · PEⱼ",
+    "similarity": "PEₘ · PEₙ",
+    "offset_axis": "position n",
+    "curve_axis": "PEᵣ · PEₙ",
 }
 
 
@@ -271,15 +271,15 @@ def table_figure(
 def similarity_figure(
     data: np.ndarray | Grid, *, words: dict = WORDS, reference: int | None = None, height=460
 ) -> go.Figure:
-    """The ``L x L`` matrix of dot products ``PE_p . PE_q``, symmetric colour scale.
+    """The ``L x L`` matrix of dot products ``PE_m . PE_n``, symmetric colour scale.
 
-    ``reference`` marks row p = reference (the row drawn by :func:`similarity_curve`).
-    Positions are p and q: i is the pair index on this page, k the offset elsewhere.
+    ``reference`` marks row m = reference (the row drawn by :func:`similarity_curve`).
+    Positions are m and n, the letters of attention: i is the pair index, q the query.
     """
     grid = as_grid(data)
-    y = row_labels(grid, words, symbol="p = ")
+    y = row_labels(grid, words, symbol="m = ")
     x = row_labels(
-        Grid(grid.z.T, grid.cols, grid.rows, grid.col_step, grid.row_step), words, symbol="q = "
+        Grid(grid.z.T, grid.cols, grid.rows, grid.col_step, grid.row_step), words, symbol="n = "
     )
     trace = _heatmap(grid, x, y, 1.0, _hover_value(grid, words, words["similarity"]))
     low, high = float(np.min(grid.z)), float(np.max(grid.z))
@@ -287,9 +287,9 @@ def similarity_figure(
     fig = go.Figure(trace)
     starts = [a for a, _ in spans(grid.rows, grid.row_step)]
     ticks = _ticks(y, starts)
-    fig.update_yaxes(type="category", autorange="reversed", title=f"{words['position']} i", **ticks)
+    fig.update_yaxes(type="category", autorange="reversed", title=f"{words['position']} m", **ticks)
     starts = [a for a, _ in spans(grid.cols, grid.col_step)]
-    fig.update_xaxes(type="category", title=f"{words['position']} j", **_ticks(x, starts))
+    fig.update_xaxes(type="category", title=f"{words['position']} n", **_ticks(x, starts))
     fig.update_layout(yaxis_scaleanchor="x")
     if reference is not None:
         row = reference // grid.row_step
@@ -308,7 +308,7 @@ def similarity_curve(
     max_points: int = MAX_POINTS,
     height: int = 320,
 ) -> tuple[go.Figure, int]:
-    """Row ``reference`` of the similarity matrix against ``j``; returns (figure, stride)."""
+    """Row ``reference`` of the similarity matrix against ``n``; returns (figure, stride)."""
     values = np.asarray(values, dtype=np.float64)
     stride = -(-values.size // max_points)
     j = np.union1d(np.arange(0, values.size, stride), [reference])
@@ -318,7 +318,7 @@ def similarity_curve(
             y=values[j],
             mode="lines",
             line=dict(color="#b2182b", width=1.5),
-            hovertemplate=f"q = %{{x}}<br>{words['curve_axis']} = %{{y:.4f}}<extra></extra>",
+            hovertemplate=f"n = %{{x}}<br>{words['curve_axis']} = %{{y:.4f}}<extra></extra>",
         )
     )
     fig.add_vline(x=reference, line=dict(color="grey", dash="dot"))

@@ -317,14 +317,14 @@ def bmatrix(rows: Sequence[Sequence[float]]) -> str:
 # Seed 003's derivation of the 2-D rotation: the point (x0, y0) at angle A, turned by B.
 # The live check, and the blocks it uses when seed 000's coefficient r_n is not omega_{n-1}.
 CHECK_FORMULA = (
-    r"r(p) = \max_j \left| \big(PE_{(p)}\,T(k)\big)_j - PE_{(p+k),\,j} \right|,"
+    r"r(p) = \max_c \left| \big(PE_{(p)}\,T(k)\big)_c - PE_{(p+k),\,c} \right|,"
     r"\qquad p = 0, \dots, L-1"
 )
 COEFFICIENT_FORMULAS = {
-    choice: r"T(k) = \operatorname{diag}\big(\Phi_1(k), \dots, \Phi_{d/2}(k)\big),\quad"
-    r"\Phi_n(k) = \begin{bmatrix}\cos k r_n & -\sin k r_n\\ \sin k r_n & \cos k r_n"
-    rf"\end{{bmatrix}},\quad r_n = {r}"
-    for choice, r in (("omega_next", r"\omega_n"), ("one", "1"))
+    choice: r"T(k) = \operatorname{diag}\big(\Phi_0(k), \dots, \Phi_{d/2-1}(k)\big),\quad"
+    r"\Phi_i(k) = \begin{bmatrix}\cos k r_i & -\sin k r_i\\ \sin k r_i & \cos k r_i"
+    rf"\end{{bmatrix}},\quad r_i = {r}"
+    for choice, r in (("omega_next", r"\omega_{i+1}"), ("one", "1"))
 }
 
 

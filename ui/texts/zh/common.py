@@ -10,7 +10,7 @@ TEXTS = {
     "common.language": "语言",
     "common.open_tab": "打开的标签页",
     "common.layout_interleaved": "交错",
-    "common.layout_split": "对半",
+    "common.layout_split": "前后分半",
     "common.notice_header": "部分设置无效（链接中或输入的值），已改用默认值：",
     "common.notice_unknown": "{name} 不是本页的设置，已忽略",
     "param.not_number": "{name}：“{raw}” 不是数字",

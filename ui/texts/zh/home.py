@@ -6,7 +6,7 @@ TEXTS = {
     "home.source_overview": "**概览篇**：《Transformer中的位置编码》。为什么需要位置信息、两种朴素方案和四条标准（本页）；L = 50、d = 128 的热力图，以及为什么相加而不是拼接（位置编码热力图）；PE[p + k] = PE[p] T(k) 的证明（旋转矩阵 T(k)）。",
     "home.source_binary": "**二进制篇**：《Transformer中的Positional Encoding》（2020）。设计目标，以及 4 位二进制计数器：sin/cos 对背后的直观想法（二进制与正弦）。",
     "home.source_rope": "**RoPE 篇**：《位置编码》。绝对与相对位置编码、旋转位置编码，以及其分数只取决于 m − n 的证明（RoPE 注意力）。",
-    "home.source_evolution": "**演进篇**：《Transformer模型详解02-Positional Encoding(位置编码)》。从整数下标到 sin/cos 对的演进、d = 3 闭环、“音量旋钮”、正弦基础与波长、列向量形式的旋转推导、对数空间中的 `div_term`（二进制与正弦、波长、旋转矩阵 T(k)）。",
+    "home.source_evolution": "**演进篇**：《Transformer模型详解02-Positional Encoding(位置编码)》。从整数下标到 sin/cos 对的演进、d = 3 闭环、“音量旋钮”、正弦基础与波长、列向量形式的旋转推导、在对数空间中计算频率（二进制与正弦、波长、旋转矩阵 T(k)）。",
     "home.source_gentle": "**入门篇**：《变压器模型位置编码的温和介绍，第一部分》，译自英文 *A Gentle Introduction to Positional Encoding in Transformer Models, Part 1*（machinelearningmastery.com）。“I am a robot” 的 4 × 4 表、100 × 512 矩阵、位置 0、4、8、12 的正弦曲线，以及词嵌入 + 位置编码（位置编码热力图、波长）。",
     "home.why_header": "为什么 Transformer 需要位置信息",
     "home.why": "自注意力把每个词元和所有词元两两比较再求和。打乱词元的顺序，每个输出也按同样方式被打乱，别的什么都不变：*狗咬人* 和 *人咬狗* 看起来一样。RNN 按顺序读，天然知道位置；Transformer 需要显式注入位置信息。所以要把位置信号加到每个词向量上。",
@@ -21,6 +21,6 @@ TEXTS = {
     "home.formula_header": "正弦位置编码",
     "home.heatmap_notice": "实时：L = {seq_len}，d = {d_model}，b = {base}。左边的列随位置变化快，右边的列变化慢：每一对 (sin, cos) 是一根以自己的速度 ωᵢ 转动的指针。",
     "home.notation_header": "记号：各页面使用同一套符号",
-    "home.notation": "位置 $p$（注意力中查询用 $m$、键用 $n$）；序列长度 $L$；模型宽度 $d$；维度对序号 $i = 0, \\dots, d/2 - 1$，对应第 $2i$ 和 $2i+1$ 列；底数 $b$（论文中为 $10000$，温和介绍一文称之为 $n$）；频率 $\\omega_i$ 与波长 $\\lambda_i = 2\\pi/\\omega_i$（转一圈所需的位置数）。注释中引用原文自己的符号时，会特别说明。",
-    "home.notation_rope": "RoPE 的 $\\theta_i$ 就是同一个 $\\omega_i$（只是用它自己的底数和注意力头宽度代替 $b$ 和 $d$），它的 $R(m\\theta)$ 与 $T(m)$（旋转页面）是同一个分块旋转矩阵：RoPE 把它乘到 $q$ 和 $k$ 上，而不是把 $PE_m$ 加到输入上。",
+    "home.notation": "位置 $p$（注意力中查询用 $m$、键用 $n$）；序列长度 $L$；模型宽度 $d$；维度对序号 $i = 0, \\dots, d/2 - 1$，对应第 $2i$ 和 $2i+1$ 列（单独一列记作 $c = 0, \\dots, d - 1$）；底数 $b$（论文中为 $10000$，入门篇称之为 $n$）；频率 $\\omega_i$ 与波长 $\\lambda_i = 2\\pi/\\omega_i$（转一圈所需的位置数）。注释中引用原文自己的符号时，会特别说明。",
+    "home.notation_rope": "RoPE 的 $\\theta_j$ 就是同一个 $\\omega_j$（只是用它自己的底数和注意力头宽度代替 $b$ 和 $d$；RoPE 页用 $j$，因为那里 $i$ 表示 $\\sqrt{-1}$）。它的 $R(m\\theta)$ 就是旋转页的矩阵 $T(m)$，但 RoPE 把它从左边乘到列向量 $q$ 和 $k$ 上：$R(m\\theta)q$；旋转页则把行向量从右边乘以 $T(k)$。写成行向量形式，RoPE 是把 $q^\\top$ 乘以 $T(-m)$。RoPE 旋转 $q$ 和 $k$，而不是把 $PE_m$ 加到输入上。",
 }
