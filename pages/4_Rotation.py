@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from ui import controls, export
+from ui import controls, export, rotation_fit
 from ui import rotation_data as data
 from ui.figures import rotation as figs
 from ui.i18n import t
@@ -180,74 +180,6 @@ def dot_tab() -> None:
     )
 
 
-def fit_tab() -> None:
-    """The paper's sentence the other way round: fit W from data."""
-    st.header(t("rotation.fit_header"))
-    st.caption(t("rotation.fit_lead"))
-    st.latex(
-        r"W^\star = \arg\min_W \lVert X W - Y \rVert_F = X^{+} Y,\qquad "
-        r"X = \big[PE_{(p)}\big]_{p},\quad Y = \big[PE_{(p+k)}\big]_{p}"
-    )
-    left, right = st.columns(2)
-    kind = controls.choice(
-        specs.FIT,
-        t("rotation.fit"),
-        t("rotation.fit_help"),
-        labels=[t("rotation.fit_spread"), t("rotation.fit_sequence")],
-        container=left,
-    )
-    samples = controls.choice(
-        specs.FIT_N, t("rotation.fit_n"), t("rotation.fit_n_help"),
-        labels=[t("rotation.fit_n_2m"), t("rotation.fit_n_L", L=seq_len)], container=right,
-    )  # fmt: skip
-    view = data.fit(seq_len, d_model, base, k, layout, kind, samples)
-    fit = view.fit
-    m = fit.columns.size
-    if view.capped_dims:
-        st.info(t("rotation.fit_capped_dims", dims=m, pairs=view.pairs, d_model=d_model))
-    if view.capped_rows:
-        st.info(t("rotation.fit_capped_rows", n=fit.positions.size, L=seq_len))
-    if fit.underdetermined:
-        st.info(t("rotation.fit_underdetermined", n=fit.positions.size, m=m))
-    elif fit.rank < m:
-        st.info(t("rotation.fit_rank_deficient", rank=fit.rank, m=m))
-    metrics = controls.cells(4, per_row=2)
-    metrics[0].metric(
-        t("rotation.fit_error"), f"{fit.fit_error:.2e}", help=t("rotation.fit_error_help")
-    )
-    metrics[1].metric(
-        t("rotation.fit_sine_only"), f"{view.sine_only:.2e}", help=t("rotation.fit_sine_only_help")
-    )
-    metrics[2].metric(
-        t("rotation.fit_gap"), f"{fit.matrix_error:.2e}", help=t("rotation.fit_gap_help")
-    )
-    metrics[3].metric(t("rotation.fit_rank"), f"{fit.rank} / {m}", help=t("rotation.fit_rank_help"))
-    left, right = controls.beside([1, 1])
-    inner = data.window_indices(m, min(pair, view.pairs - 1), layout)
-    fig_w = figs.matrix_figure(
-        fit.columns[inner],
-        fit.matrix[np.ix_(inner, inner)],
-        dims,
-        t,
-        title=t("rotation.fit_w_title"),
-        height=chart(440),
-    )
-    controls.plot(fig_w, "rot_fit_w_chart", left)
-    fig_e = figs.pair_error_figure(fit.pair_errors, view.slow_from, t, height=chart(440))
-    controls.plot(fig_e, "rot_fit_error_chart", right)
-    drawn_line = view.slow_from is not None and view.slow_from < view.pairs
-    st.caption(t("rotation.fit_notice" if drawn_line else "rotation.fit_notice_no_line"))
-    st.caption(t("rotation.fit_sine_only_notice"))
-    with controls.notes():
-        st.markdown(t("rotation.fit_intro"))
-        st.latex(
-            r"\sin\omega_i(p+k) = \cos\omega_i k\,\sin\omega_i p"
-            r" + \sin\omega_i k\,\cos\omega_i p"
-        )
-        st.markdown(t("rotation.fit_sine_only_notes"))
-    export.offer("rotation_fit", fig_e, matrix=fit.matrix)
-
-
 controls.setup_page("rotation", specs.SPECS)
 seq_len, d_model, base = controls.shared_controls()
 chart = controls.chart_height
@@ -290,7 +222,7 @@ SECTIONS = {
     "circle": circle_tab,
     "conventions": conventions_tab,
     "dot": dot_tab,
-    "fit": fit_tab,
+    "fit": lambda: rotation_fit.tab((seq_len, d_model, base, k, layout), pair, dims),
 }
 
 controls.run_open_tab(specs.TAB, "rotation", SECTIONS)
