@@ -2,10 +2,11 @@
 
 Every page and every tab is opened in both languages, and every text the reader sees is
 collected: widget labels, options, captions and help tooltips, Markdown, captions,
-notices, metric labels, tab and popover labels, and chart titles, axis titles,
-annotations and trace names. None may equal an option's URL code, contain a URL key, or
-look like a snake_case identifier outside inline code (a library's own names, such as
-PyTorch's `div_term`, may be shown as code; an option code never). Formulas
+notices, metric labels, tab and popover labels, chart titles, axis titles,
+annotations and trace names, and tables' column titles, row names and text cells. None
+may equal an option's URL code, contain a URL key, or look like a snake_case identifier
+outside inline code (a library's own names, such as PyTorch's `div_term`, may be shown
+as code; an option code never). Formulas
 (``st.latex``, ``$...$``) and code blocks
 (``st.code``: the frameworks' source and the share link, the one place the URL shows)
 are not texts and are left out.
@@ -18,6 +19,7 @@ import json
 import pkgutil
 import re
 
+import pandas as pd
 import pytest
 from conftest import run_page
 from pages_under_test import PAGE_TAB_IDS, PAGE_TABS, script, tab_spec
@@ -127,6 +129,16 @@ def _figure_texts(spec: str) -> list[str]:
     return [t for t in texts if isinstance(t, str)]
 
 
+def _frame_texts(frame) -> list[str]:
+    """The texts of a table: column titles, row names and every text cell."""
+    texts = [str(c) for c in frame.columns]
+    if not isinstance(frame.index, pd.RangeIndex):
+        texts += [str(i) for i in frame.index]
+    for column in frame.columns:
+        texts += [v for v in frame[column].tolist() if isinstance(v, str)]
+    return texts
+
+
 def screen_texts(at) -> list[tuple[str, str]]:
     """``(where, text)`` for every text of the last run that a reader can see."""
     found = []
@@ -136,6 +148,9 @@ def screen_texts(at) -> list[tuple[str, str]]:
             continue
         if kind == "plotly_chart":
             found += [("chart", t) for t in _figure_texts(proto.spec)]
+            continue
+        if kind == "dataframe":
+            found += [("dataframe", t) for t in _frame_texts(node.value)]
             continue
         for inner in ("popover", "expandable"):  # block labels
             if proto.DESCRIPTOR.fields_by_name.get(inner) and proto.HasField(inner):
@@ -158,6 +173,13 @@ def offending(at) -> list[str]:
             for why in problems(text)
         }
     )
+
+
+def test_the_walk_reads_table_cells():
+    frame = pd.DataFrame({"implementation": ["tf_old", "Paper"], "layout": ["split", "x"]})
+    texts = _frame_texts(frame)
+    assert {"implementation", "tf_old", "split"} <= set(texts)
+    assert [text for text in texts if problems(text)] == ["tf_old", "split"]
 
 
 def test_the_checks_catch_keys_codes_and_identifiers():
