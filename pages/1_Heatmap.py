@@ -4,11 +4,11 @@ embeddings, and how alike two positions are (PE PE^T)."""
 import streamlit as st
 
 import posenc
-from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_frequencies
+from posenc.frameworks import framework_frequencies
 from ui import controls, export
 from ui import heatmap_data as data
 from ui.figures import heatmap as figs
-from ui.framework_code import LISTINGS
+from ui.heatmap_frameworks import tab as frameworks_tab
 from ui.i18n import t
 from ui.learned import SIMILARITY_ROWS, learned_grid, learned_similarity, uploaded_embedding
 from ui.specs import heatmap as spec
@@ -120,63 +120,10 @@ with tabs["table"]:
 
 with tabs["frameworks"]:
     if tabs["frameworks"].open:
-        st.markdown(t("heatmap.fw_lead"))
-        differences = data.framework_differences(seq_len, d_model, base)
-        frame, config = data.framework_frame(differences)
-        st.dataframe(frame, hide_index=True, column_config=config)
-        st.caption(t("heatmap.fw_presets"))
-        for column, name in zip(controls.cells(len(FRAMEWORKS)), FRAMEWORKS, strict=True):
-            label = t(f"heatmap.fw_name_{name}")
-            column.button(
-                label, key=f"hm_fw_{name}", on_click=data.apply_preset,
-                args=({"hm_framework": name, "hm_layout": NATIVE_LAYOUT[name]},),
-                help=t(
-                    "heatmap.fw_preset_help",
-                    name=label, layout=t(f"common.layout_{NATIVE_LAYOUT[name]}"),
-                ),
-                disabled=differences[name] is None, width="stretch",
-            )  # fmt: skip
-        name = t(f"heatmap.fw_name_{framework}")
-        # The table's last column is cut at most widths: the chosen row's text in full.
-        st.markdown(
-            t(
-                "heatmap.fw_chosen",
-                code=framework,
-                name=name,
-                what=t(f"heatmap.fw_what_{framework}"),
-            )
-        )
-        compared = framework
-        if framework == "paper":  # the reference: show the largest difference at once
-            compared = data.most_different(differences)
-        diff_name = t(f"heatmap.fw_name_{compared}") if compared else name
-        if compared is not None and compared != framework:
-            st.caption(t("heatmap.fw_paper_compares", name=diff_name))
-        if compared is None:
-            st.info(t("heatmap.fw_is_paper"), icon=":material/check:")
-        elif not differences.get(compared):
-            st.info(t("heatmap.fw_identical", name=name), icon=":material/check:")
-        else:
-            diff_grid, worst = data.difference_grid(compared, seq_len, d_model, base, layout, group)
-            diff_figure = figs.table_figure(
-                diff_grid, words=words, omega=omega, layout=layout, order=order,
-                tokens=tokens or None, zmax=worst, value_name=t("heatmap.w_difference"),
-                reduce="max_abs", height=height,
-            )  # fmt: skip
-            controls.plot(diff_figure, "hm_difference")
-            export.offer(f"pe_{compared}_minus_paper", diff_figure)
-            if diff_grid.downsampled:
-                st.caption(
-                    t("heatmap.fw_diff_blocks", rows=diff_grid.row_step, cols=diff_grid.col_step)
-                )
-            st.caption(t("heatmap.fw_diff_notice", name=diff_name, worst=worst))
-        with st.expander(t("heatmap.fw_code", name=name)):
-            for source, listing in LISTINGS[framework]:
-                st.caption(t(f"heatmap.{source}"))
-                st.code(listing, language="python")
-            st.caption(t("heatmap.code_base", base=f"{base:g}"))
-        with controls.notes():
-            st.markdown(t("heatmap.fw_intro"))
+        frameworks_tab(
+            framework, (seq_len, d_model, base), layout, group,
+            dict(words=words, omega=omega, order=order, tokens=tokens or None, height=height),
+        )  # fmt: skip
 
 with tabs["embedding"]:
     if tabs["embedding"].open:

@@ -21,6 +21,7 @@ from streamlit.testing.v1 import AppTest
 import posenc
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_frequencies
 from posenc.rotation import split_permutation
+from ui import heatmap_data as data
 from ui.figures.common import MAX_CHART_BYTES
 from ui.framework_code import LISTINGS
 from ui.specs import heatmap as spec
@@ -241,10 +242,35 @@ def test_frameworks_tab_says_why_there_is_no_difference_to_draw(query, said):
     assert not [el for el in at.get("plotly_chart") if "hm_difference" in el.proto.id]
 
 
+def framework_rows(at) -> dict[str, dict[str, str]]:
+    """The frameworks' Markdown table on screen: {code: {column title: cell text}},
+    rows found by each implementation's display name."""
+    table = next(m.value for m in at.markdown if m.value.startswith("| implementation |"))
+    lines = [
+        [re.sub(r"\\([\\|$*_~`<])", r"\1", c.strip()) for c in line.strip(" |").split(" | ")]
+        for line in table.splitlines()
+    ]  # cells split at " | ", then Markdown's escapes undone
+    header, rows = lines[0], lines[2:]
+    by_name = {text("en", f"heatmap.fw_name_{code}"): code for code in FRAMEWORKS}
+    return {by_name[r[0]]: dict(zip(header, r, strict=True)) for r in rows}
+
+
+def test_framework_table_names_each_implementation_and_layout_in_words():
+    rows = framework_rows(open_page(tab="frameworks"))
+    assert list(rows) == list(FRAMEWORKS)  # every row found by its display name
+    for code, row in rows.items():
+        assert row["native layout"] == text("en", f"common.layout_{NATIVE_LAYOUT[code]}")
+        assert row["ωᵢ"].startswith("$b^{") and row["what it changes"].startswith(
+            text("en", f"heatmap.fw_what_{code}")
+        )
+
+
 def test_framework_differences_on_screen_match_the_peers():
     at = open_page(tab="frameworks")
-    frame = at.dataframe[0].value.set_index("code")
-    column = frame["max |table − paper|"]
+    shown = {code: row["max |table − paper|"] for code, row in framework_rows(at).items()}
+    precise = data.framework_differences(50, 128, 10000.0)
+    assert shown == {code: f"{value:.3e}" for code, value in precise.items()}
+    column = precise
     torch64 = peer("torch_pe_f64_L50_d128")
     t2t = np.abs(peer("t2t_pe_L50_d128") - torch64[:, split_permutation(128)]).max()
     assert column["t2t"] == pytest.approx(t2t, abs=1e-12)
@@ -505,7 +531,7 @@ def test_largest_settings_in_the_browser_receive_block_means_only(server, page):
     page.wait_for_selector(".st-key-hm_similarity .main-svg", timeout=240_000)
     wait_for_app(page, timeout=240_000)
     assert page.get_by_text("Showing block means").count() == 1
-    assert "hm_tab=Similarity" in page.url
+    assert "hm_tab=similarity" in page.url  # the tab's code, the same in every language
     sim = "() => document.querySelector('.st-key-hm_similarity .js-plotly-plot')._fullData[0].z"
     z = page.evaluate(sim)
     assert len(z) * len(z[0]) <= 120_000
@@ -552,6 +578,22 @@ def test_frameworks_tab_draws_a_visible_difference_at_the_defaults():
     assert np.abs(z).max() > 0.1  # t2t / fairseq: exponent i/(d/2 - 1), 0.28 at most here
     name = text("en", "heatmap.fw_name_t2t")
     assert any(name in c.value and "paper" in c.value for c in at.caption)
+
+
+def test_frameworks_caption_says_in_which_pairs_the_difference_is_largest():
+    at = open_page(tab="frameworks")  # the paper: t2t - paper drawn, L = 50, d = 128
+    diff = np.abs(
+        peer("t2t_pe_L50_d128") - peer("torch_pe_f64_L50_d128")[:, split_permutation(128)]
+    )
+    per_pair = np.maximum(diff[:, :64], diff[:, 64:]).max(axis=0)  # split: sin | cos
+    big = np.flatnonzero(per_pair >= per_pair.max() / 2)
+    position = int(diff.max(axis=1).argmax())
+    said = (
+        f"at position p = {position} in pair i = {int(per_pair.argmax())}. Pairs with at least"
+        f" half of it: i = {big[0]} … {big[-1]} (of 0 … 63)."
+    )
+    assert any(said in c.value for c in at.caption), [c.value for c in at.caption]
+    assert big[-1] < 32  # the fast half of the pairs, not "the slow right-hand pairs"
 
 
 def test_embedding_is_multiplied_by_sqrt_d_before_pe_is_added():

@@ -7,6 +7,8 @@ matrix comes from its offset vector (Toeplitz), not from ``PE @ PE.T``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -27,6 +29,7 @@ from ui.i18n import t
 from ui.rope_data import tokenize
 from ui.specs import heatmap as spec
 from ui.specs.heatmap import MAX_TOKENS
+from ui.wavelengths_data import markdown_table
 
 # Full matrices (numeric table, downloads) are offered up to this many entries.
 FULL_MAX = 1_000_000
@@ -77,35 +80,32 @@ def downsampled_notice(grid: Grid, n_rows: int, n_cols: int) -> None:
 
 # How each implementation writes omega_i (formulas: the same in both languages).
 OMEGA = {
-    "paper": "n^(−2i/d)",
-    "torch32": "n^(−2i/d), float32",
-    "tf": "n^(−i/(d/2))",
-    "tf_old": "n^(−2⌊j/2⌋/d)",
-    "t2t": "n^(−i/(d/2−1))",
-    "fairseq": "n^(−i/(d/2−1))",
+    "paper": r"$b^{-2i/d}$",
+    "torch32": r"$b^{-2i/d}$, float32",
+    "tf": r"$b^{-i/(d/2)}$",
+    "tf_old": r"$b^{-2\lfloor c/2 \rfloor/d}$",
+    "t2t": r"$b^{-i/(d/2-1)}$",
+    "fairseq": r"$b^{-i/(d/2-1)}$",
 }
 
 
-def framework_frame(differences: dict) -> tuple[pd.DataFrame, dict]:
-    """The comparison table of the implementations and its column configuration."""
-    diff, what = t("heatmap.fw_col_diff"), t("heatmap.fw_col_what")
+def framework_table_markdown(differences: dict) -> str:
+    """The comparison of the implementations as one Markdown table (its cells wrap, and
+    the formulas of ωᵢ are drawn): display names and layouts in the reader's language."""
+    omega, diff = t("heatmap.fw_col_omega"), t("heatmap.fw_col_diff")
     rows = [
         {
-            t("heatmap.fw_col_code"): name,
             t("heatmap.fw_col_name"): t(f"heatmap.fw_name_{name}"),
-            t("heatmap.fw_col_layout"): NATIVE_LAYOUT[name],
-            t("heatmap.fw_col_omega"): OMEGA[name],
-            diff: differences[name],
-            what: t(f"heatmap.fw_what_{name}")
+            t("heatmap.fw_col_layout"): t(f"common.layout_{NATIVE_LAYOUT[name]}"),
+            omega: OMEGA[name],
+            diff: "–" if differences[name] is None else f"{differences[name]:.3e}",
+            t("heatmap.fw_col_what"): t(f"heatmap.fw_what_{name}")
             + (f" ({t('heatmap.fw_na')})" if differences[name] is None else ""),
         }
         for name in FRAMEWORKS
     ]
-    config = {
-        diff: st.column_config.NumberColumn(format="%.3e", help=t("heatmap.fw_col_diff_help")),
-        what: st.column_config.TextColumn(width="large"),
-    }
-    return pd.DataFrame(rows), config
+    frame = pd.DataFrame(rows)
+    return markdown_table(frame, [omega], left=[c for c in frame.columns if c != diff])
 
 
 def _rows(framework: str, d_model: int, base: float, layout: str, order: np.ndarray):
@@ -148,26 +148,53 @@ def table(framework: str, length: int, d_model: int, base: float, layout: str) -
     return framework_table(framework, length, d_model, base, layout=layout)
 
 
+class Peak(NamedTuple):
+    """Where (framework - paper) is largest: its largest |entry| ``worst``, at position
+    ``position`` in pair ``pair``, and the pairs ``low`` … ``high`` between the first and
+    the last whose largest |entry| is at least half of ``worst``."""
+
+    worst: float
+    position: int
+    pair: int
+    low: int
+    high: int
+
+
+def peak(pair_max: np.ndarray, row_max: np.ndarray) -> Peak:
+    """:class:`Peak` from the largest |difference| per pair and per position.
+
+    >>> peak(np.array([0.1, 0.6, 1.0, 0.2]), np.array([0.0, 0.5, 1.0]))
+    Peak(worst=1.0, position=2, pair=2, low=1, high=2)
+    """
+    worst = float(pair_max.max())
+    big = np.flatnonzero(pair_max >= worst / 2)
+    return Peak(worst, int(row_max.argmax()), int(pair_max.argmax()), int(big[0]), int(big[-1]))
+
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def difference_grid(
     framework: str, length: int, d_model: int, base: float, layout: str, group: bool
-) -> tuple[Grid, float]:
-    """(framework - paper), same layout and order, and its largest |entry|.
+) -> tuple[Grid, Peak]:
+    """(framework - paper), same layout and order, and where it is largest (:class:`Peak`).
 
     Downsampled as the largest |entry| of each block: a mean would cancel the
     oscillating differences and hide where they are.
     """
     order = column_order(d_model, layout, group)
-    worst = [0.0]
+    pair, _ = pair_kind(d_model, layout)
+    pair_max = np.zeros(d_model // 2)
+    row_max = np.zeros(length)
 
     def rows(a: int, b: int) -> np.ndarray:
         ours = framework_table(framework, b - a, d_model, base, layout=layout, offset=a)
-        diff = (ours - posenc.sinusoidal(b - a, d_model, base, layout=layout, offset=a))[:, order]
-        worst[0] = max(worst[0], float(np.max(np.abs(diff))))
-        return diff
+        diff = ours - posenc.sinusoidal(b - a, d_model, base, layout=layout, offset=a)
+        size = np.abs(diff)
+        np.maximum.at(pair_max, pair, size.max(axis=0))
+        row_max[a:b] = size.max(axis=1)
+        return diff[:, order]
 
     grid = block_means(length, d_model, rows, reduce="max_abs")
-    return grid, worst[0]
+    return grid, peak(pair_max, row_max)
 
 
 def most_different(differences: dict[str, float | None]) -> str | None:
