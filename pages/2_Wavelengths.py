@@ -58,7 +58,8 @@ def lambdas_tab() -> None:
         int(classes.aliased.sum()),
         help=t("wavelengths.metric_aliased_help"),
     )
-    st.markdown(data.markdown_table(data.bases_table(series, d_model, seq_len, t)))
+    formulas = [t(f"wavelengths.col_{name}") for name in ("ratio", "first", "last")]
+    st.markdown(data.markdown_table(data.bases_table(series, d_model, seq_len, t), formulas))
     export.offer("wavelengths", fig_lambda, matrix=np.column_stack([s[1] for s in series]))
     with controls.notes():
         st.caption(t("wavelengths.lambda_notice", longest=longest, bound=bound))
@@ -129,6 +130,7 @@ def vector_tab() -> None:
         t("wavelengths.vec_count"),
         t("wavelengths.vec_count_help"),
         container=vec_cols[2],
+        maximum=half,
     )
     ks = list(specs.POSITIONS.values(raw_positions))
     shown = min(count, half)
@@ -143,8 +145,8 @@ def vector_tab() -> None:
         x_axis, vectors, ks, x_title, t, height=chart(300), stacked=controls.phone()
     )
     controls.plot(fig_vec, "wl_vector_chart")
-    if count > half:
-        st.caption(t("wavelengths.vec_all_pairs", half=half, d_model=d_model, count=count))
+    if count >= half:  # the slider ends at d/2
+        st.caption(t("wavelengths.vec_all_pairs", half=half, d_model=d_model))
     st.caption(t("wavelengths.vector_notice"))
     export.offer("pe_vectors", fig_vec, matrix=vectors)
 

@@ -282,12 +282,21 @@ def test_sine_basics_reads_a_to_d_from_the_url_and_the_seed_003_button_sets_b_to
     assert [at.slider(key=s.key).value for s in specs.SINE] == [1.0, 1.0, 0.0, 0.0]
 
 
-@pytest.mark.parametrize(("query", "said"), [({}, True), ({"wl_vec_count": "64"}, False)])
+@pytest.mark.parametrize(("query", "said"), [({}, True), ({"wl_vec_count": "37"}, False)])
 def test_asking_for_more_pairs_than_d_has_says_all_are_shown(query, said):
     at = open_page(query, tab="vector")  # d = 128: 64 pairs
-    note = "d = 128 has d/2 = 64 pairs: all of them are shown (100 asked)."
+    note = "d = 128 has d/2 = 64 pairs: all of them are shown."
     assert (note in [c.value for c in at.caption]) == said
-    assert len(decode(chart(at, VECTORS)["data"][0]["x"])) == 64
+    assert len(decode(chart(at, VECTORS)["data"][0]["x"])) == (64 if said else 37)
+
+
+def test_pairs_shown_slider_ends_at_d_over_2():
+    at = open_page({"wl_vec_count": "100"}, tab="vector")  # d = 128: 64 pairs
+    slider = at.slider(key="wl_vec_count")
+    assert (slider.max, slider.value) == (64, 64)
+    at.number_input(key="d_model").set_value(32)
+    rerun(at)
+    assert (at.slider(key="wl_vec_count").max, at.slider(key="wl_vec_count").value) == (16, 16)
 
 
 def test_seed_004_preset_reproduces_the_four_sine_panels_at_d_512():

@@ -353,20 +353,32 @@ def _checked(spec, draw: Callable[[dict], object]):
     return value
 
 
-def slider(spec, label: str, help: str, *, container=st, **kwargs):
-    return _checked(
-        spec,
-        lambda initial: container.slider(
+def slider(spec, label: str, help: str, *, container=st, maximum=None, **kwargs):
+    """A slider of ``spec``; ``maximum`` lowers its upper end for the current settings
+    (a larger value, from the URL or an earlier setting, is drawn at that end). When
+    that leaves one value, the slider is drawn disabled at it (Streamlit refuses a
+    slider whose ends are equal)."""
+    top = spec.maximum if maximum is None else max(spec.minimum, min(maximum, spec.maximum))
+    if top < spec.maximum and (st.session_state.get(spec.key) or spec.minimum) > top:
+        assign({spec.key: top})
+    if top == spec.minimum:
+        kwargs["disabled"] = True
+
+    def draw(initial: dict):
+        if "value" in initial:
+            initial = {**initial, "value": min(initial["value"], top)}
+        return container.slider(
             label,
             min_value=spec.minimum,
-            max_value=spec.maximum,
+            max_value=max(top, spec.minimum + spec.step),
             step=spec.step,
             key=spec.key,
             help=help,
             **initial,
             **kwargs,
-        ),
-    )
+        )
+
+    return _checked(spec, draw)
 
 
 def number(spec, label: str, help: str, *, container=st, **kwargs):

@@ -13,7 +13,7 @@ from ui.specs import wavelengths as specs
 
 FORMULA = (
     r"y = A\sin(Bx + C) + D,\qquad T = \frac{2\pi}{B},\quad f = \frac{1}{T} = \frac{B}{2\pi},"
-    r"\quad x_{\mathrm{shift}} = -\frac{C}{B},\quad \lambda = T\ \ (x = p)"
+    r"\quad \Delta x = -\frac{C}{B},\quad \lambda = T\ \ (x = p)"
 )
 
 

@@ -53,9 +53,9 @@ TEXTS = {
     "wavelengths.metric_aliased": "λ < 2 (aliased)",
     "wavelengths.metric_aliased_help": "Pairs that turn more than half a turn per position look slower than they are at integer positions (Nyquist). Here λ₀ = 2π ≈ 6.28 > 2, so no pair of the sinusoidal encoding is ever aliased.",
     "wavelengths.col_base": "base b",
-    "wavelengths.col_ratio": "ratio b^(2/d)",
-    "wavelengths.col_first": "λ₀",
-    "wavelengths.col_last": "λ_(d/2−1)",
+    "wavelengths.col_ratio": "ratio $b^{2/d}$",
+    "wavelengths.col_first": "$\\lambda_0$",
+    "wavelengths.col_last": "$\\lambda_{d/2-1}$",
     "wavelengths.col_beyond": "pairs with λ > L = {context}",
     "wavelengths.col_aliased": "pairs with λ < 2",
     # 2. curves
@@ -79,7 +79,7 @@ TEXTS = {
     "wavelengths.vec_count_help": "Pairs i = 0 … N−1, N being this number (at most d/2; the full row shows their 2N columns). The Gentle Introduction shows 100.",
     "wavelengths.vec_x_pairs": "pair i",
     "wavelengths.vec_x_dims": "dimension c",
-    "wavelengths.vec_all_pairs": "d = {d_model} has d/2 = {half} pairs: all of them are shown ({count} asked).",
+    "wavelengths.vec_all_pairs": "d = {d_model} has d/2 = {half} pairs: all of them are shown.",
     "wavelengths.vector_notice": "Each position gets its own curve: fast oscillation on the left, flat near sin(0) = 0 on the right where p·ωᵢ is small. Like the Gentle Introduction's plotting function, the sine-of-pair view draws only the sine of pair i, not column i of the table.",
     # 4. clock
     "wavelengths.sec_clock": "Clock view: one dial per pair",

@@ -53,9 +53,9 @@ TEXTS = {
     "wavelengths.metric_aliased": "λ < 2（混叠）",
     "wavelengths.metric_aliased_help": "每个位置转过半圈以上的维度对，在整数位置上采样时看起来比实际慢（奈奎斯特）。这里 λ₀ = 2π ≈ 6.28 > 2，所以正弦位置编码的任何维度对都不会混叠。",
     "wavelengths.col_base": "底数 b",
-    "wavelengths.col_ratio": "公比 b^(2/d)",
-    "wavelengths.col_first": "λ₀",
-    "wavelengths.col_last": "λ_(d/2−1)",
+    "wavelengths.col_ratio": "公比 $b^{2/d}$",
+    "wavelengths.col_first": "$\\lambda_0$",
+    "wavelengths.col_last": "$\\lambda_{d/2-1}$",
     "wavelengths.col_beyond": "λ > L = {context} 的维度对个数",
     "wavelengths.col_aliased": "λ < 2 的维度对个数",
     # 2. curves
@@ -79,7 +79,7 @@ TEXTS = {
     "wavelengths.vec_count_help": "显示第 i = 0 … N−1 对（N 为这里填的对数，最多 d/2 对；整行模式显示对应的 2N 列）。入门篇显示 100 对。",
     "wavelengths.vec_x_pairs": "维度对 i",
     "wavelengths.vec_x_dims": "维度 c",
-    "wavelengths.vec_all_pairs": "d = {d_model} 只有 d/2 = {half} 个维度对：已全部显示（请求了 {count} 个）。",
+    "wavelengths.vec_all_pairs": "d = {d_model} 只有 d/2 = {half} 个维度对：已全部显示。",
     "wavelengths.vector_notice": "每个位置都有自己独特的曲线：左边振荡得快，右边 p·ωᵢ 很小，曲线贴近 sin(0) = 0。与入门篇的绘图函数一样，“第 i 对的正弦”只画第 i 对的正弦，而不是表中的第 i 列。",
     # 4. clock
     "wavelengths.sec_clock": "时钟视图：每个维度对一个表盘",
