@@ -5,6 +5,7 @@ import streamlit as st
 
 import posenc
 from posenc import criteria
+from ui import binary_loops as loops
 from ui import controls, export
 from ui.binary_data import (
     counter_curves,
@@ -15,12 +16,11 @@ from ui.binary_data import (
 )
 from ui.figures import binary as figs
 from ui.i18n import t
-from ui.specs.binary import BITS, FOCUS, GAP, HIGH, LOW, SCHEME, SEED003_LOW, SPECS, TAB, K
-from ui.wavelengths_data import positions
+from ui.specs.binary import BITS, FOCUS, SCHEME, SPECS, TAB, K
 
 # Positions drawn, at most (the criteria always use all L): a cap keeps a rerun at the
 # largest settings within a few times the default one (issue #7).
-MAX_EVOLUTION, MAX_3D, MAX_DISTANCE = 1024, 2000, 2048
+MAX_EVOLUTION, MAX_DISTANCE = 1024, 2048
 FORMULAS = {  # shared by both languages; gathered lines fit a fifth of the page
     "index": r"e(p)_c = p",
     "normalised": r"e(p)_c = \frac{p}{L-1}",
@@ -156,11 +156,17 @@ def counter_tab() -> None:
     export.offer("binary_counter", fig, matrix=codes)
 
 
+# The distance the chart draws (not its square); for the sin/cos pairs the same for every p.
+STEP_FORMULA = (
+    r"\lVert PE(p{+}k) - PE(p) \rVert = \sqrt{\sum_{i=0}^{d/2-1} \big(2 - 2\cos(\omega_i k)\big)}"
+)
+
+
 def steps_tab() -> None:
     """Step distance over p."""
     st.subheader(t("binary.steps_header"))
     st.markdown(t("binary.steps_intro"))
-    st.latex(r"\lVert PE(p{+}k) - PE(p) \rVert^2 = \sum_i \big(2 - 2\cos(\omega_i k)\big)")
+    st.latex(STEP_FORMULA)
     k = int(controls.slider(K, t("binary.k"), t("binary.k_help")))
     rows = criteria_rows(seq_len, d_model, base, k)
     curves = [row.steps for row in rows]
@@ -182,56 +188,6 @@ def steps_tab() -> None:
         st.caption(t("binary.steps_none", k=k))
 
 
-def loops_tab() -> None:
-    """The d_model = 3 example: high frequencies close a loop."""
-    st.subheader(t("binary.loop_header"))
-    gap = int(controls.slider(GAP, t("binary.gap"), t("binary.gap_help")))
-    st.button(
-        t("binary.loop_seed003"), key="bin_lo_seed003", help=t("binary.loop_seed003_help"),
-        on_click=controls.assign, args=(SEED003_LOW,), icon=":material/replay:",
-    )  # fmt: skip
-    shown = min(seq_len, MAX_3D)
-    halves = controls.beside([1, 1])
-    for column, specs, kind in zip(halves, (HIGH, LOW), ("high", "low"), strict=True):
-        with column:
-            st.subheader(t(f"binary.{kind}"))
-            omegas = [
-                float(controls.number(
-                    spec, t("binary.w", i=i), t("binary.w_help", i=i),
-                    container=box, format="%g",
-                ))
-                for i, (spec, box) in enumerate(zip(specs, st.columns(3), strict=True))
-            ]  # fmt: skip
-            path = criteria.sine_table(shown, omegas)
-            pair = criteria.min_distance(path, min_gap=gap)
-            fine = np.linspace(0, shown - 1, min(4000, 8 * shown - 7))
-            fig = figs.trajectory_figure(
-                path, pair, curve=criteria.sine_table(fine, omegas), position=position,
-                pair_label=t("binary.loop_pair"), height=controls.chart_height(440),
-            )  # fmt: skip
-            controls.plot(fig, f"bin_loop_{kind}")
-            if kind == "low" and omegas == list(SEED003_LOW.values()):
-                st.caption(t("binary.loop_seed003_note"))
-            if pair.i < 0:
-                st.caption(t("binary.loop_nopair", gap=gap))
-            else:
-                step = criteria.step_distances(path).mean()
-                st.caption(
-                    t("binary.loop_result", i=pair.i, j=pair.j, distance=f"{pair.distance:.3g}",
-                      ratio=f"{pair.distance / step:.2g}" if step > 0 else "–", step=f"{step:.3g}",
-                      wavelength=f"{2 * np.pi / min(omegas):.4g}" if min(omegas) > 0 else "∞")
-                )  # fmt: skip
-            export.offer(f"binary_loop_{kind}", fig, matrix=path)
-    if shown < seq_len:
-        st.info(t("binary.loop_capped", shown=shown, total=seq_len))
-    st.caption(t("binary.loop_lead", gap=gap))
-    slowest = posenc.wavelengths(d_model, base)[-1]
-    wavelength = positions(slowest)  # 2 pi at d = 2 is 6.283, not 6
-    with controls.notes():
-        st.markdown(t("binary.loop_intro"))
-        st.caption(t("binary.loop_notice", wavelength=wavelength, base=f"{base:g}", d=d_model))
-
-
 def distance_tab() -> None:
     """The distance matrix of one scheme."""
     st.subheader(t("binary.distance_header"))
@@ -245,8 +201,9 @@ def distance_tab() -> None:
     shown = min(seq_len, MAX_DISTANCE)
     grid = distance_grid(scheme, seq_len, d_model, base, shown)
     fig = figs.distance_figure(
-        grid, x_title=position, y_title=position, height=controls.chart_height(520)
-    )
+        grid, x_title=f"{position} n", y_title=f"{position} m", value_title="‖e(m) − e(n)‖",
+        height=controls.chart_height(520),
+    )  # fmt: skip
     controls.plot(fig, "bin_distance")
     view_notes(grid, shown, shown, "binary.distance_capped")
     dip = first_distance_dip(d_model, base, shown)
@@ -275,7 +232,7 @@ SECTIONS = {
     "criteria": criteria_tab,
     "counter": counter_tab,
     "steps": steps_tab,
-    "loops": loops_tab,
+    "loops": lambda: loops.tab(seq_len, d_model, base),
     "distance": distance_tab,
 }
 

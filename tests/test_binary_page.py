@@ -96,6 +96,15 @@ def test_offset_k_slider_changes_the_table_and_the_step_chart():
     np.testing.assert_allclose(decode(steps["y"]), expected)
 
 
+def test_step_formula_gives_the_distance_the_chart_draws():
+    at = open_page({"seq_len": "40", "bin_k": "3"}, tab="steps")
+    formula = next(latex.value for latex in at.latex if "PE(p{+}k)" in latex.value)
+    assert "\\rVert^2" not in formula and "\\sqrt" in formula  # the distance, not its square
+    drawn = decode(chart(at, "bin_steps")["data"][posenc.SCHEMES.index("sinusoidal")]["y"])
+    omega = posenc.frequencies(128)
+    np.testing.assert_allclose(drawn, np.sqrt(np.sum(2 - 2 * np.cos(omega * 3))), rtol=1e-9)
+
+
 def test_bits_slider_redraws_the_counter_and_the_base():
     at = open_page(tab="counter")
     at.slider(key="bin_bits").set_value(6).run()

@@ -79,9 +79,17 @@ def test_evolution_figure_at_the_largest_settings_is_under_1_mb():
 
 def test_distance_figure_at_the_largest_length_is_under_1_mb():
     grid = data.distance_grid("binary", 8192, 4096, 1e9)
-    fig = figs.distance_figure(grid, x_title="i", y_title="j")
+    fig = figs.distance_figure(grid, x_title="n", y_title="m", value_title="distance")
     assert chart_bytes(fig) < MAX_CHART_BYTES
     assert fig.data[0].zmin == 0
+
+
+def test_distance_figure_titles_its_colour_bar_and_keeps_it_beside_the_plot():
+    grid = data.distance_grid("sinusoidal", 50, 128, 1e4)
+    fig = figs.distance_figure(grid, x_title="n", y_title="m", value_title="‖e(m) − e(n)‖")
+    assert fig.data[0].colorbar.title.text == "‖e(m) − e(n)‖"
+    # A square plot (x scaled to y) shrank inside the width, far from the colour bar.
+    assert fig.layout.xaxis.scaleanchor is None and fig.layout.xaxis.constrain is None
 
 
 def test_waves_figure_hover_names_the_curve_the_bit_and_the_position():
@@ -133,7 +141,7 @@ def test_trajectory_figure_marks_the_closest_far_pair():
         position="p", pair_label="pair",
     )  # fmt: skip
     marked = next(trace for trace in fig.data if trace.name == "pair: p = 8, 33")
-    assert list(marked.text) == ["p=8", "p=33"]
+    assert "text" not in marked.mode and marked.text is None  # named in the legend only
     np.testing.assert_allclose(marked.x, path[[8, 33], 0])
     assert chart_bytes(fig) < MAX_CHART_BYTES
     # Seed 003: "the later the position, the darker" (early yellow, late brown-black).
@@ -141,6 +149,19 @@ def test_trajectory_figure_marks_the_closest_far_pair():
     scale = points.marker.colorscale
     assert list(points.marker.color) == list(range(50))
     assert scale[0][1].lower() == "#fde725" and scale[-1][1].lower() == "#440154"
+
+
+def test_trajectory_figure_titles_three_axes_and_keeps_ticks_off_the_corners():
+    fig = figs.trajectory_figure(sine_table(20, [1.0, 0.5, 0.25]), Pair(np.nan, -1, -1),
+                                 position="p", pair_label="pair")  # fmt: skip
+    scene = fig.layout.scene
+    axes = (scene.xaxis, scene.yaxis, scene.zaxis)
+    assert [axis.title.text for axis in axes] == ["sin ω₀p", "sin ω₁p", "sin ω₂p"]
+    for axis in axes:  # the corner ticks (±1) of two axes were printed over each other
+        assert max(abs(v) for v in axis.tickvals) < 1
+    # A smaller cube leaves room for the z axis' title at the left edge.
+    assert scene.aspectmode == "manual"
+    assert max(scene.aspectratio.x, scene.aspectratio.y, scene.aspectratio.z) < 1
 
 
 def test_trajectory_figure_without_a_pair_marks_nothing():

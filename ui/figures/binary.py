@@ -246,6 +246,10 @@ def steps_figure(
     return fig
 
 
+TICKS_3D = [-0.5, 0.0, 0.5]
+CUBE_3D = 0.8
+
+
 def trajectory_figure(
     table: np.ndarray,
     pair: Pair,
@@ -297,26 +301,28 @@ def trajectory_figure(
                 x=ends[:, 0],
                 y=ends[:, 1],
                 z=ends[:, 2],
-                mode="markers+text+lines",
+                # Named in the legend only: labels at the points overlapped each other
+                # or hid under the markers once projected.
+                mode="markers+lines",
                 marker=dict(size=7, color="#d6604d", symbol="diamond"),
                 line=dict(color="#d6604d", width=5),
-                text=[f"p={pair.i}", f"p={pair.j}"],
-                textposition=["top center", "bottom center"],
-                # In the legend too: projected, the two labels may overlap.
                 name=f"{pair_label}: p = {pair.i}, {pair.j}",
                 hoverinfo="skip",
             )
         )
-    scene_axis = dict(range=[-1.05, 1.05])
+    # No ticks at ±1: the "−1" of two axes were printed over each other at the corner.
+    scene_axis = dict(range=[-1.05, 1.05], tickvals=TICKS_3D)
     fig.update_layout(
         scene=dict(
             xaxis=dict(scene_axis, title=dict(text="sin ω₀p")),
             yaxis=dict(scene_axis, title=dict(text="sin ω₁p")),
             zaxis=dict(scene_axis, title=dict(text="sin ω₂p")),
-            aspectmode="cube",
-            # Farther than Plotly's default eye (1.25, 1.25, 1.25): the z axis' labels
-            # were cut off at the left edge of a half-width column.
-            camera=dict(eye=dict(x=1.8, y=1.8, z=1.2)),
+            # A cube drawn at 0.8 of the scene, seen from farther than Plotly's default
+            # eye (1.25, 1.25, 1.25): at full size the z axis' title fell outside the
+            # scene at the left edge of a half-width column and was cut off.
+            aspectmode="manual",
+            aspectratio=dict(x=CUBE_3D, y=CUBE_3D, z=CUBE_3D),
+            camera=dict(eye=dict(x=1.9, y=1.9, z=1.1)),
         ),
         legend=dict(orientation="h", y=0, x=0),
     )
@@ -324,9 +330,17 @@ def trajectory_figure(
 
 
 def distance_figure(
-    grid: Grid, *, x_title: str, y_title: str, title: str | None = None, height: int = 480
+    grid: Grid,
+    *,
+    x_title: str,
+    y_title: str,
+    value_title: str,
+    title: str | None = None,
+    height: int = 480,
 ) -> go.Figure:
-    """``||e(i) - e(j)||`` (block means when large), 0 dark, far apart bright."""
+    """``||e(m) - e(n)||`` (block means when large), 0 dark, far apart bright; the
+    colour bar titled ``value_title``, beside the plot (the plot fills the width: a
+    square plot left the bar ~200 px away at the figure's right edge)."""
     top = float(grid.z.max()) or 1.0
     fig, _ = heatmap(
         grid,
@@ -339,7 +353,7 @@ def distance_figure(
         height=height,
         hovertemplate=f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>%{{z:.4g}}<extra></extra>",
     )
-    fig.update_xaxes(scaleanchor="y", constrain="domain")
+    fig.update_traces(colorbar=dict(title=dict(text=value_title, side="right")))
     return fig
 
 
