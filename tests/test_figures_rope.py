@@ -127,12 +127,31 @@ def test_frequency_figure_uses_a_log_axis_and_marks_thresholds():
     ext = data.extension_view(64, 10000.0, "interleaved", "random", "", 0, "ntk", 4.0, 512, True)
     fig = figs.frequency_figure(ext["turns"], **POS, thresholds={"32": 32.0, "1": 1.0})
     assert fig.layout.yaxis.type == "log"
-    assert [shape.y0 for shape in fig.layout.shapes] == [32.0, 1.0]
-    assert [trace.name for trace in fig.data] == ["none", "linear", "ntk", "yarn", "llama3"]
-    # The upper line's label sits above it, the lower one's below: 4 and 1 turns are
-    # ~20 px apart on a phone, and labels above both lines ran into each other.
-    assert [a.yanchor for a in fig.layout.annotations] == ["bottom", "top"]
-    assert all(a.bgcolor for a in fig.layout.annotations)  # legible over the curves
+    methods = ["none", "linear", "ntk", "yarn", "llama3"]
+    assert [trace.name for trace in fig.data] == [*methods, "32", "1"]
+    lines = fig.data[len(methods) :]
+    assert [list(trace.y) for trace in lines] == [[32.0, 32.0], [1.0, 1.0]]
+    assert [list(trace.x) for trace in lines] == [[0, 31], [0, 31]]  # across every pair
+    assert lines[0].line.dash != lines[1].line.dash
+    # Named in the legend, not written at the lines, where the curves crossed the labels.
+    assert fig.layout.annotations == ()
+
+
+def test_extension_figure_breaks_its_titles_on_a_phone():
+    ext = data.extension_view(64, 10000.0, "interleaved", "random", "", 0, "yarn", 4.0, 512, True)
+    title = "Score of q with itself r positions apart (÷√d, × a²)"
+    kw = dict(titles=[title, "RoFormer bound"], x_title="r", y_titles=["S", "B"],
+              original_label="L₀")  # fmt: skip
+    wide = figs.extension_figure(ext["distances"], ext["scores"], ext["bounds"], 512, **kw)
+    narrow = figs.extension_figure(
+        ext["distances"], ext["scores"], ext["bounds"], 512, narrow=True, **kw
+    )
+    assert wide.layout.annotations[0].text == title
+    assert narrow.layout.annotations[0].text.split("<br>") == [
+        "Score of q with itself r positions apart",
+        "(÷√d, × a²)",
+    ]
+    assert narrow.layout.annotations[1].text == "RoFormer bound"
 
 
 # ---------------------------------------------------------------- computations

@@ -164,11 +164,10 @@ def test_turns_chart_marks_the_thresholds_of_the_chosen_method(scaling, fast):
     # Llama 3.1 keeps pairs above 4 turns inside L0, YaRN above 32 (also drawn for the
     # methods without thresholds); both divide pairs below 1 turn by s.
     at = open_page({**SMALL, "rope_scaling": scaling}, tab="extension")
-    layout = charts(at)["rope_turns_chart"]["layout"]
-    assert [shape["y0"] for shape in layout["shapes"]] == [fast, 1.0]
+    lines = charts(at)["rope_turns_chart"]["data"][-2:]  # named in the legend
+    assert [list(line["y"]) for line in lines] == [[fast, fast], [1.0, 1.0]]
     method = "llama3" if scaling == "llama3" else "yarn"
-    texts = [a["text"] for a in layout["annotations"]]
-    assert texts == [
+    assert [line["name"] for line in lines] == [
         text("en", f"rope.turns_fast_{method}"),
         text("en", f"rope.turns_slow_{method}"),
     ]

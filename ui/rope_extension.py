@@ -68,7 +68,7 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
         st.caption(t("rope.yarn_turned_over", pairs=pairs, d_1=head_dim - 1))
     texts = dict(titles=[t("rope.ext_scores"), t("rope.ext_bound")], x_title=t("rope.distance"))
     texts |= dict(y_titles=["S(r)", t("rope.decay_bound")], original_label=f"L₀ = {orig}")
-    texts |= dict(names=names, height=controls.chart_height(560))
+    texts |= dict(names=names, height=controls.chart_height(560), narrow=controls.phone())
     fig = figs.extension_figure(ext["distances"], ext["scores"], ext["bounds"], orig, **texts)
     controls.plot(fig, "rope_ext_chart")
     counts = ext["counts"][scaling]

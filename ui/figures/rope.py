@@ -6,6 +6,7 @@ label, so the same key keeps the same colour and dash in every chart.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -216,6 +217,9 @@ def decay_figure(
     return style(fig, height=height)
 
 
+THRESHOLD_DASHES = ("dash", "longdash")
+
+
 def frequency_figure(
     curves: Mapping,
     *,
@@ -229,20 +233,20 @@ def frequency_figure(
     fig = go.Figure()
     first = next(iter(curves.values()))
     _lines(fig, np.arange(len(first)), curves, axes=(x_title, y_title), names=names)
-    top = max((thresholds or {}).values(), default=None)
-    for label, value in (thresholds or {}).items():
-        fig.add_hline(y=value, line=dict(color="#777", dash="dash", width=1))
-        fig.add_annotation(  # the upper line's label above it, the others below theirs:
-            x=len(first) - 1,  # two lines close together (4 and 1 turns) keep both legible
-            y=float(np.log10(value)),
-            text=label,
-            showarrow=False,
-            xanchor="right",
-            yanchor="bottom" if value == top else "top",
-            font=dict(size=11, color="#555"),
-            bgcolor="rgba(255, 255, 255, 0.8)",  # legible where a curve crosses it
-        )
     fig.update_traces(mode="lines+markers", marker=dict(size=4))
+    # Threshold lines are named in the legend: labels written at the lines lay over the
+    # curves that cross them.
+    for k, (label, value) in enumerate((thresholds or {}).items()):
+        fig.add_trace(
+            go.Scatter(
+                x=[0, len(first) - 1],
+                y=[value, value],
+                mode="lines",
+                line=dict(color="#777", dash=THRESHOLD_DASHES[k % len(THRESHOLD_DASHES)], width=1),
+                name=label,
+                hoverinfo="skip",
+            )
+        )
     fig.update_yaxes(type="log", title=y_title, exponentformat="power")
     fig.update_xaxes(title=x_title)
     _legend_on_top(fig)
@@ -261,8 +265,15 @@ def extension_figure(
     original_label: str,
     names: Mapping | None = None,
     height: int = 560,
+    narrow: bool = False,
 ) -> go.Figure:
-    """Top: the score of repeated content over distance; bottom: the RoFormer bound."""
+    """Top: the score of repeated content over distance; bottom: the RoFormer bound.
+
+    ``narrow`` (a phone): a title's parenthesis goes on a line of its own, as the whole
+    title ran past the right edge of a 390 px screen.
+    """
+    if narrow:
+        titles = [re.sub(r"\s*([(（])", r"<br>\1", title, count=1) for title in titles]
     fig = make_subplots(
         rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1, subplot_titles=list(titles)
     )
