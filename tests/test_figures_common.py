@@ -73,3 +73,22 @@ def test_total_cells_and_chart_json_stay_within_budget(shape):
 
 def test_the_seed_figure_100_by_512_is_drawn_cell_for_cell():
     assert not downsample(np.zeros((100, 512))).downsampled
+
+
+def test_a_legend_moved_below_keeps_its_rows_out_of_the_axis_title():
+    """A phone's legend under the plot: with its rows' margin reserved, Plotly does not
+    grow the margin (which shrank the plot and pulled the legend, placed as a fraction of
+    the plot, up over "pair j" on the RoPE turns chart, 7 entries)."""
+    import plotly.graph_objects as go
+
+    from ui.figures.common import LEGEND_ROW, legend_below, legend_entries
+
+    fig = go.Figure([go.Scatter(y=[1, 2], name=f"line {i}") for i in range(7)])
+    fig.add_trace(go.Heatmap(z=[[1.0]]))  # lists nothing in the legend
+    fig.update_layout(height=400, margin=dict(t=30, b=40), legend=dict(y=1.1))
+    assert legend_entries(fig) == 7
+    legend_below(fig, gap=75, rows=7)
+    plot = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    assert plot == 400 - 30 - 40  # the plot keeps its height; the figure grows
+    assert fig.layout.margin.b >= 75 + 7 * LEGEND_ROW  # room for 7 rows under the gap
+    assert fig.layout.legend.y == pytest.approx(-75 / plot)

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from ui import menu
-from ui.figures.common import STACKED_TOP, legend_below
+from ui.figures.common import STACKED_TOP, legend_below, legend_entries
 from ui.i18n import say, t
 from ui.params import (
     BASE,
@@ -221,8 +221,8 @@ def fit_phone(fig):
     titles at the top move down from under the toolbar a touch screen always shows."""
     if not phone():
         return fig
-    if (fig.layout.legend.y or 0) > 1:
-        legend_below(fig)
+    if (fig.layout.legend.y or 0) > 1:  # one entry a row at worst on a 390 px screen
+        legend_below(fig, rows=legend_entries(fig))
     top, wanted = fig.layout.margin.t or 0, 0
     if any((a.y or 0) >= 0.99 for a in fig.layout.annotations):  # subplot titles
         wanted = STACKED_TOP

@@ -251,14 +251,33 @@ def style_stacked(fig: go.Figure, n: int, panel_height: int, *, extra: int = 0) 
     return fig
 
 
-def legend_below(fig: go.Figure, gap: int = 75) -> go.Figure:
+LEGEND_ROW = 22  # px of one row of a horizontal legend
+
+
+def legend_entries(fig: go.Figure) -> int:
+    """How many entries the legend of ``fig`` lists (lines and markers that show one)."""
+    return sum(
+        1
+        for trace in fig.data
+        if trace.showlegend or (trace.showlegend is None and trace.type in ("scatter", "bar"))
+    )
+
+
+def legend_below(fig: go.Figure, gap: int = 75, rows: int = 0) -> go.Figure:
     """A horizontal legend ``gap`` px under the plot area, below the x ticks and title.
 
     For a phone: a legend at the side takes half its width, and one above the plot sits
-    under the toolbar a touch screen shows at all times. Plotly grows the bottom margin
-    to fit it.
+    under the toolbar a touch screen shows at all times. ``rows``: the legend's rows, for
+    which the bottom margin is reserved (the figure grows by as much). Otherwise Plotly
+    grows the margin to fit the legend, which shrinks the plot, and the legend, placed
+    as a fraction of the plot's height, moves up into the x axis title.
     """
     margin = fig.layout.margin
+    if rows:
+        bottom = gap + LEGEND_ROW * rows + 10
+        if bottom > (margin.b or 0):
+            height = (fig.layout.height or 450) + bottom - (margin.b or 0)
+            fig.update_layout(height=height, margin=dict(b=bottom))
     plot = (fig.layout.height or 450) - (margin.t or 0) - (margin.b or 0)
     below = dict(orientation="h", x=0, xanchor="left", y=-gap / max(plot, 1), yanchor="top")
     fig.update_layout(legend=below)
