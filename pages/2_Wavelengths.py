@@ -66,7 +66,7 @@ def lambdas_tab() -> None:
 
 
 def curves_tab() -> None:
-    """Chosen dimensions over positions (seed 003)."""
+    """Chosen dimensions over positions (the evolution article)."""
     st.header(t("wavelengths.sec_curves"))
     st.latex(r"PE_{(p,\,2i)} = \sin(\omega_i\,p),\qquad PE_{(p,\,2i+1)} = \cos(\omega_i\,p)")
     raw_dims = controls.text_input(specs.DIMS, t("wavelengths.dims"), t("wavelengths.dims_help"))
@@ -108,7 +108,7 @@ def curves_tab() -> None:
 
 
 def vector_tab() -> None:
-    """The encoding vector of chosen positions across dimensions (seed 004)."""
+    """The encoding vector of chosen positions across dimensions (the Gentle Introduction)."""
     st.header(t("wavelengths.sec_vector"))
     st.latex(r"PE_{(p,\,2i)} = \sin\!\left(\frac{p}{b^{2i/d}}\right),\qquad i = 0,1,\dots")
     vec_cols = st.columns([2, 2, 2])

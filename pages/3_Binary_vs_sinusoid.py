@@ -129,7 +129,7 @@ def counter_tab() -> None:
     )
     controls.plot(fig, "bin_waves", right)
     right.caption(t("binary.counter_lead"))
-    if bits <= 3:  # seed 003's picture of the codes as points (d_model = 2 and 3)
+    if bits <= 3:  # the evolution article's picture of the codes as points (d_model = 2 and 3)
         space = figs.code_space_figure(codes, position="p", height=controls.chart_height(420))
         controls.plot(space, "bin_code_space", left)
         steps = np.linalg.norm(np.diff(codes, axis=0), axis=1)

@@ -123,7 +123,7 @@ def circle_tab() -> None:
 
 
 def conventions_tab() -> None:
-    """Row vectors (seed 000) and column vectors (seed 003)."""
+    """Row vectors (the overview article) and column vectors (the evolution article)."""
     st.header(t("rotation.conv_header"))
     p = position_slider()
     block = pair_block()[2]

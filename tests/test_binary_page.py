@@ -150,9 +150,9 @@ def test_loops_notice_gives_the_slowest_wavelength_of_the_settings(d_model, show
 def test_seed_003_button_sets_its_own_slow_frequencies_and_says_what_they_leave(lang):
     """Seed 003's omega_i = 1 / 10000^(i / (d - 1)) at d = 3; omega_0 = 1 still loops."""
     at = open_page({"seq_len": "50", "lang": lang}, tab="loops")
-    note = text(lang, "binary.loop_seed003_note")
+    note = text(lang, "binary.loop_evolution_note")
     assert note not in captions(at)
-    at.button(key="bin_lo_seed003").click().run()
+    at.button(key="bin_lo_evolution").click().run()
     assert not at.exception
     omegas = [10000 ** (-i / (3 - 1)) for i in range(3)]
     assert [at.number_input(key=s.key).value for s in specs.LOW] == pytest.approx(omegas)

@@ -128,11 +128,11 @@ def test_robot_preset_shows_the_tutorials_table_with_its_exact_values():
     assert "robot" in "".join(by_key(at, "hm_table")["data"][0]["y"])
 
 
-def test_seed000_preset_restores_l50_d128_from_any_state_including_sentence_mode():
+def test_overview_preset_restores_l50_d128_from_any_state_including_sentence_mode():
     at = open_page({"d_model": 16, "base": 77, "hm_layout": "split", "hm_sentence": "a b c"})
     assert all(n.key != "seq_len" for n in at.number_input)  # sentence mode: no L control
     assert all(s.key != "seq_len_coarse" for s in at.select_slider)
-    at.button(key="hm_preset_seed000").click()
+    at.button(key="hm_preset_overview").click()
     run(at)
     assert at.number_input(key="seq_len").value == 50
     assert at.number_input(key="d_model").value == 128
@@ -140,9 +140,9 @@ def test_seed000_preset_restores_l50_d128_from_any_state_including_sentence_mode
     np.testing.assert_allclose(table_z(at), peer("torch_pe_f64_L50_d128"), atol=1e-7)
 
 
-def test_seed004_preset_draws_l100_d512_cell_by_cell():
+def test_gentle_preset_draws_l100_d512_cell_by_cell():
     at = open_page({"seq_len": 7})
-    at.button(key="hm_preset_seed004").click()
+    at.button(key="hm_preset_gentle").click()
     run(at)
     z = table_z(at)
     assert z.shape == (100, 512)  # not downsampled: every column is one dimension
@@ -170,8 +170,8 @@ def test_the_table_names_the_seeds_indexing_slips_and_seed_003s_yellow(lang):
 
 
 def test_presets_are_what_the_seeds_describe():
-    assert PRESETS["seed000"]["seq_len"] == 50 and PRESETS["seed000"]["d_model"] == 128
-    assert (PRESETS["seed004"]["seq_len"], PRESETS["seed004"]["d_model"]) == (100, 512)
+    assert PRESETS["overview"]["seq_len"] == 50 and PRESETS["overview"]["d_model"] == 128
+    assert (PRESETS["gentle"]["seq_len"], PRESETS["gentle"]["d_model"]) == (100, 512)
     assert PRESETS["robot"]["hm_sentence"].split() == ["I", "am", "a", "robot"]
     assert (PRESETS["robot"]["d_model"], PRESETS["robot"]["base"]) == (4, 100.0)
 
@@ -559,7 +559,7 @@ def test_menu_link_from_home_opens_the_heatmap_with_the_carried_length(server, p
 
 
 @pytest.mark.browser
-def test_seed004_preset_draws_l100_d512_in_the_browser(server, page):
+def test_gentle_preset_draws_l100_d512_in_the_browser(server, page):
     page.goto(server.url + "/Heatmap?seq_len=7&hm_group=true")
     wait_for_app(page)
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 7", timeout=60_000)

@@ -25,7 +25,7 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
     st.subheader(t("binary.loop_header"))
     gap = int(controls.slider(GAP, t("binary.gap"), t("binary.gap_help")))
     st.button(
-        t("binary.loop_seed003"), key="bin_lo_seed003", help=t("binary.loop_seed003_help"),
+        t("binary.loop_evolution"), key="bin_lo_evolution", help=t("binary.loop_evolution_help"),
         on_click=controls.assign, args=(SEED003_LOW,), icon=":material/replay:",
     )  # fmt: skip
     shown = min(seq_len, MAX_3D)
@@ -61,7 +61,7 @@ def _loop(kind: str, specs, shown: int, gap: int) -> None:
     )  # fmt: skip
     controls.plot(fig, f"bin_loop_{kind}")
     if kind == "low" and omegas == list(SEED003_LOW.values()):
-        st.caption(t("binary.loop_seed003_note"))
+        st.caption(t("binary.loop_evolution_note"))
     if pair.i < 0:
         st.caption(t("binary.loop_nopair", gap=gap))
     else:

@@ -128,10 +128,10 @@ def get_embedding(num_embeddings, embedding_dim, padding_idx):
 
 # Framework -> (text key of the source, listing); several listings build the same table.
 LISTINGS: dict[str, tuple[tuple[str, str], ...]] = {
-    "paper": (("code_seed004", SEED_004), ("code_seed003", SEED_003)),
+    "paper": (("code_gentle", SEED_004), ("code_evolution", SEED_003)),
     "torch32": (("code_torch", TORCH_TUTORIAL),),
     "tf": (("code_tf", TF_TUTORIAL),),
-    "tf_old": (("code_tf_old", TF_OLD_TUTORIAL), ("code_seed002", SEED_002)),
+    "tf_old": (("code_tf_old", TF_OLD_TUTORIAL), ("code_rope_article", SEED_002)),
     "t2t": (("code_t2t", T2T_NUMPY),),
     "fairseq": (("code_fairseq", FAIRSEQ),),
 }

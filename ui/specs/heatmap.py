@@ -33,7 +33,7 @@ TABLE_MAX = 32
 _PLAIN = {"hm_layout": "interleaved", "hm_group": False, "hm_framework": "paper"}
 # The figures of the source articles (seeds 000, 003, 004), as Session State values.
 PRESETS: dict[str, dict] = {
-    "seed000": {"seq_len": 50, "d_model": 128, "base": 10000.0, "hm_sentence": "", **_PLAIN},
-    "seed004": {"seq_len": 100, "d_model": 512, "base": 10000.0, "hm_sentence": "", **_PLAIN},
+    "overview": {"seq_len": 50, "d_model": 128, "base": 10000.0, "hm_sentence": "", **_PLAIN},
+    "gentle": {"seq_len": 100, "d_model": 512, "base": 10000.0, "hm_sentence": "", **_PLAIN},
     "robot": {"hm_sentence": "I am a robot", "d_model": 4, "base": 100.0, **_PLAIN},
 }
