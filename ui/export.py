@@ -133,20 +133,23 @@ def offer(
         t("common.download"), icon=":material/download:", help=t("common.download_help")
     )
     if fig is not None:
-        popover.download_button(
-            t("common.download_html"),
-            data=lambda: built(figure_html, lambda: fig),
-            file_name=f"{base}.html",
-            mime="text/html",
-            key=f"dl_html_{key}",
-            help=t("common.download_html_help"),
-            on_click="ignore",
-            width="stretch",
-            icon=":material/download:",
-        )
+        _button(
+            popover, t("common.download_html"), lambda: built(figure_html, lambda: fig),
+            f"{base}.html", "text/html", f"dl_html_{key}", t("common.download_html_help"),
+            ":material/download:",
+        )  # fmt: skip
     if matrix is not None:
         get, shape = _check_shape(name, matrix, shape)
         _matrix_buttons(popover, base, key, get, shape, code)
+
+
+def _button(where, label, data, file_name, mime, key, help_text, icon) -> None:
+    """One download button: full width, built only on click (``data`` is a callable),
+    no rerun when clicked."""
+    where.download_button(
+        label, data=data, file_name=file_name, mime=mime, key=key, help=help_text,
+        on_click="ignore", width="stretch", icon=icon,
+    )  # fmt: skip
 
 
 def _check_shape(name: str, matrix, shape):
@@ -167,30 +170,18 @@ def _matrix_buttons(popover, base: str, key: str, get, shape, code: str | None) 
     rows, cols = _rows_cols(shape)
     limit = MAX_DOWNLOAD_BYTES // 2**20
     if "csv" in offered:
-        popover.download_button(
-            "CSV",
-            data=lambda: built(matrix_csv, get),
-            file_name=f"{base}.csv",
-            mime="text/csv",
-            key=f"dl_csv_{key}",
-            help=t("common.download_csv_help"),
-            on_click="ignore",
-            width="stretch",
-            icon=":material/table:",
-        )
+        _button(
+            popover, "CSV", lambda: built(matrix_csv, get), f"{base}.csv", "text/csv",
+            f"dl_csv_{key}", t("common.download_csv_help"), ":material/table:",
+        )  # fmt: skip
     for fmt in ("npy", "npy32"):
         if fmt in offered:
-            popover.download_button(
-                ".npy" if fmt == "npy" else ".npy (float32)",
-                data=lambda fmt=fmt: built(lambda m: payload(m, fmt), get),
-                file_name=f"{base}.npy",
-                mime="application/octet-stream",
-                key=f"dl_npy_{key}",
-                help=t("common.download_npy_help"),
-                on_click="ignore",
-                width="stretch",
-                icon=":material/data_array:",
-            )
+            _button(
+                popover, ".npy" if fmt == "npy" else ".npy (float32)",
+                lambda fmt=fmt: built(lambda m: payload(m, fmt), get), f"{base}.npy",
+                "application/octet-stream", f"dl_npy_{key}", t("common.download_npy_help"),
+                ":material/data_array:",
+            )  # fmt: skip
     mb = lambda n: f"{n / 2**20:,.0f}"  # noqa: E731
     if offered and "csv" not in offered:
         size = mb(csv_bytes_bound(rows, cols))
