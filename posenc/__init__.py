@@ -9,6 +9,7 @@ context-extension variants. numpy only: import it in a notebook as is.
 (3, 4)
 """
 
+from posenc.alibi import alibi_bias, alibi_slopes
 from posenc.attention import (
     additive_scores,
     causal_softmax,
@@ -27,12 +28,15 @@ from posenc.schemes import SCHEMES, scheme_table
 from posenc.shift import apply_rotation, offset_distance, offset_dot, shift_residuals
 from posenc.similarity import dot_products, similarity_matrix
 from posenc.sinusoidal import frequencies, sinusoidal, wavelengths
+from posenc.t5 import t5_bucket
 
 __all__ = [
     "FRAMEWORKS",
     "SCALINGS",
     "SCHEMES",
     "additive_scores",
+    "alibi_bias",
+    "alibi_slopes",
     "apply_rotation",
     "binary",
     "causal_softmax",
@@ -56,6 +60,7 @@ __all__ = [
     "sinusoid_block_means",
     "sinusoidal",
     "split_permutation",
+    "t5_bucket",
     "toeplitz_residual",
     "wavelengths",
 ]
