@@ -29,6 +29,7 @@ from posenc.shift import apply_rotation, offset_distance, offset_dot, shift_resi
 from posenc.similarity import dot_products, similarity_matrix
 from posenc.sinusoidal import frequencies, sinusoidal, wavelengths
 from posenc.t5 import t5_bucket
+from posenc.xpos import xpos_scores
 
 __all__ = [
     "FRAMEWORKS",
@@ -63,5 +64,6 @@ __all__ = [
     "t5_bucket",
     "toeplitz_residual",
     "wavelengths",
+    "xpos_scores",
 ]
 __version__ = "0.1.0"
