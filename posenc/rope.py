@@ -226,6 +226,7 @@ def rope_frequencies(
     context: int | None = None,
     low_freq_factor: float = LLAMA3_LOW_FREQ_FACTOR,
     high_freq_factor: float = LLAMA3_HIGH_FREQ_FACTOR,
+    partial_rotary_factor: float = 1.0,
 ) -> tuple[np.ndarray, float]:
     """RoPE rotation speeds ``theta_j`` after a context-extension method.
 
@@ -235,7 +236,7 @@ def rope_frequencies(
         Even, >= 2 (>= 4 for ``"ntk"``).
     base : float
         Finite, > 1.
-    scaling : {None, "linear", "ntk", "yarn", "llama3"}
+    scaling : {None, "linear", "ntk", "yarn", "llama3", "proportional"}
         - ``None``: ``theta_j = base ** (-2j / d)``.
         - ``"linear"`` (position interpolation): ``theta_j / factor``.
         - ``"ntk"`` (Hugging Face ``dynamic``): the base becomes
@@ -252,6 +253,10 @@ def rope_frequencies(
           ``theta_j``, pairs with ``t_j < low_freq_factor`` get ``theta_j / factor``, and
           in between ``(1 - g) theta_j / factor + g theta_j`` with
           ``g = (t_j - low) / (high - low)``.
+        - ``"proportional"`` (p-RoPE, Hugging Face ``proportional``, Gemma 4): over the
+          whole head, the ``int(p * head_dim // 2)`` fastest pairs keep
+          ``base ** (-2j / head_dim)``, the others get frequency 0 (not rotated), all
+          divided by ``factor``; ``p = partial_rotary_factor``.
     factor : float
         Finite, >= 1.
     original_context : int, optional
@@ -262,10 +267,16 @@ def rope_frequencies(
     low_freq_factor, high_freq_factor : float
         For ``"llama3"`` only: finite, ``0 < low_freq_factor < high_freq_factor``;
         default 1 and 4 (Llama 3.1).
+    partial_rotary_factor : float
+        ``p``, ``0 < p <= 1`` (GPT-NeoX's ``rotary_pct``, Phi's ``partial_rotary_factor``).
+        Except for ``"proportional"``, only the first ``r = int(head_dim * p)`` dimensions
+        rotate (``r`` even, >= 2): every method above runs with ``r`` in place of
+        ``head_dim``, so ``theta_j = base ** (-2j / r)``, as transformers computes them;
+        the other ``head_dim - r`` dimensions pass unrotated.
 
     Returns
     -------
-    inv_freq : ndarray, shape (head_dim // 2,)
+    inv_freq : ndarray, shape (r // 2,); (head_dim // 2,) for ``"proportional"``
     attention_factor : float
         Multiplies cos and sin (hence scores by its square): ``0.1 ln(factor) + 1`` for
         YaRN with factor > 1, otherwise 1.
@@ -286,12 +297,34 @@ def rope_frequencies(
     >>> theta, _ = rope_frequencies(128, 500000.0)
     >>> float(inv[0] / theta[0]), float(theta[-1] / inv[-1])
     (1.0, 8.0)
+
+    GPT-NeoX 20B rotates 24 of its 96 head dimensions; p-RoPE keeps the fastest pairs:
+
+    >>> rope_frequencies(96, partial_rotary_factor=0.25)[0].shape
+    (12,)
+    >>> rope_frequencies(8, scaling="proportional", partial_rotary_factor=0.5)[0]
+    array([1. , 0.1, 0. , 0. ])
     """
     head_dim = check_even("head_dim", head_dim)
     base = check_base(base)
-    if scaling not in SCALINGS:
-        raise ValueError(f"scaling must be one of {SCALINGS}, got {scaling!r}")
+    if scaling not in (*SCALINGS, "proportional"):
+        raise ValueError(f"scaling must be one of {(*SCALINGS, 'proportional')}, got {scaling!r}")
     factor = check_real("factor", factor, at_least=1.0)
+    p = check_real("partial_rotary_factor", partial_rotary_factor, greater=0.0)
+    if p > 1.0:
+        raise ValueError(f"partial_rotary_factor must be in (0, 1], got {partial_rotary_factor!r}")
+    if scaling == "proportional":
+        # transformers: rope_angles = int(rope_proportion * head_dim // 2), in floats.
+        theta = _theta(head_dim, base)
+        theta[int(p * head_dim // 2) :] = 0.0
+        return theta / factor, 1.0
+    rotary_dim = int(head_dim * p)
+    if rotary_dim < 2 or rotary_dim % 2:
+        raise ValueError(
+            f"partial_rotary_factor must give an even rotary dimension int(head_dim * p) >= 2"
+            f" (head_dim {head_dim}), got {partial_rotary_factor!r} -> {rotary_dim}"
+        )
+    head_dim = rotary_dim
     theta = _theta(head_dim, base)
     if scaling is None:
         return theta, 1.0

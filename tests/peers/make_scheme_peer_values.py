@@ -26,7 +26,9 @@ Keys
   ``xpos_scores_{tag}``: rotary-embedding-torch ``RotaryEmbedding(dim=d, theta=base,
   use_xpos=True, xpos_scale_base=B)``; ``rotate_queries_and_keys`` (same length) or
   ``rotate_queries_with_cached_keys`` (fewer queries, at the last positions), then the
-  float32 rotated rows multiplied in float64: ``S = rq @ rk.T``.
+  float32 rotated rows multiplied in float64: ``S = rq @ rk.T``. Note: the cached-keys
+  path centres the query scales on q_len // 2 and the key scales on L // 2, so its decay
+  is off by a constant (tests/test_xpos.py pins it).
 * ``hf_inv_freq_{rope_type}_{tag}_f32``: transformers' inverse frequencies with a
   ``partial_rotary_factor`` (GPT-NeoX ``rotary_pct``, Phi) and the ``"proportional"``
   rope type (p-RoPE, Gemma 4 configs), float32 as transformers forms them.
@@ -143,8 +145,8 @@ for d, L, B, base, q_len in (
     )
 
 
-def hf(config, rope_type: str) -> np.ndarray:
-    inv, attention = ROPE_INIT_FUNCTIONS[rope_type](config)
+def hf(config, rope_type: str, **kwargs) -> np.ndarray:
+    inv, attention = ROPE_INIT_FUNCTIONS[rope_type](config, **kwargs)
     assert attention == 1.0 or rope_type == "yarn"
     return inv.numpy().astype(np.float32)
 
@@ -197,7 +199,9 @@ for rope_type in ("linear", "dynamic", "yarn", "llama3"):
             max_position_embeddings=2048 if rope_type == "dynamic" else 8192,
             rope_parameters=params,
         )
-        inv = hf(config, rope_type)
+        # dynamic: the NTK base for a sequence of 8192 tokens (L0 = 2048).
+        extra = {"seq_len": 8192} if rope_type == "dynamic" else {}
+        inv = hf(config, rope_type, **extra)
         put(
             f"hf_inv_freq_{rope_type}_hd128_p{pct}_b10000_x4_f32",
             inv,
@@ -208,6 +212,7 @@ for rope_type in ("linear", "dynamic", "yarn", "llama3"):
             scaling=HF_NAME[rope_type],
             factor=4.0,
             original_context=2048,
+            context=8192 if rope_type == "dynamic" else None,
         )
 # p-RoPE: the "proportional" rope type.
 for head_dim, pct, base, factor in (
