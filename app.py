@@ -8,7 +8,6 @@ from ui.heatmap_data import table_grid
 from ui.i18n import t
 
 controls.setup_page("home")
-seq_len, d_model, base = controls.shared_controls()
 
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
@@ -34,6 +33,8 @@ st.latex(
     r"PE_{(p,\,2i+1)} = \cos(\omega_i\, p),\quad "
     r"\omega_i = b^{-2i/d}"
 )
+# On a projector or a phone the table's size is set here, above it (the sidebar is closed).
+seq_len, d_model, base = controls.shared_controls(inline=True)
 grid = table_grid("paper", seq_len, d_model, base, "interleaved", False)  # the heatmap's
 figure = home_heatmap(
     grid, t("common.dimension"), t("common.position"), z_title=t("common.value"),

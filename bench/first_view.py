@@ -187,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         wanted = set(args.only.split(","))
         chosen = [v for v in chosen if v[0] in wanted]
-    server = None if args.url else start_server(extra_env={"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"})
+    server = (
+        None if args.url else start_server(extra_env={"STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"})
+    )
     base = args.url or server.url
     rows, failed = [], False
     try:

@@ -15,11 +15,12 @@ from ui.specs import heatmap as spec
 
 controls.setup_page("heatmap", spec.SPECS)
 st.title(t("heatmap.title"))
-st.markdown(t("heatmap.lead"))
-st.latex(
-    r"PE_{(p,\,2i)} = \sin(\omega_i\, p),\quad PE_{(p,\,2i+1)} = \cos(\omega_i\, p),\quad"
-    r"\omega_i = b^{-2i/d},\quad \lambda_i = \frac{2\pi}{\omega_i} = 2\pi\, b^{2i/d}"
-)
+with controls.lead():  # folded on a projector or a phone: the chart comes first
+    st.markdown(t("heatmap.lead"))
+    st.latex(
+        r"PE_{(p,\,2i)} = \sin(\omega_i\, p),\quad PE_{(p,\,2i+1)} = \cos(\omega_i\, p),"
+        r"\quad\omega_i = b^{-2i/d},\quad \lambda_i = \frac{2\pi}{\omega_i} = 2\pi\, b^{2i/d}"
+    )
 presets = st.popover(
     t("heatmap.presets"), icon=":material/photo_library:", help=t("heatmap.presets_help")
 )  # drawn when opened: the row of preset buttons here delayed the first chart (issue #7)
@@ -142,7 +143,7 @@ with tabs["embedding"]:
             titles = {k: v if k == "pe" else f"√d·{v}" for k, v in titles.items()}
         emb_figure = figs.embedding_figure(
             [(titles[key], matrix) for key, matrix in panels.items()],
-            words=words, height=controls.chart_height(380), stacked=controls.phone(),
+            words=words, height=controls.chart_height(380), stacked=controls.stacked(),
             panel_height=controls.chart_height(240),
         )  # fmt: skip
         controls.plot(emb_figure, "hm_embedding")

@@ -37,7 +37,7 @@ def lambdas_tab() -> None:
         "aliased": classes.aliased,
     }
     fig_lambda = figs.wavelength_figure(
-        pairs, series, masks, seq_len, t, height=chart(440), stacked=controls.phone()
+        pairs, series, masks, seq_len, t, height=chart(440), stacked=controls.stacked()
     )
     controls.plot(fig_lambda, "wl_lambda_chart")
     longest, bound = data.positions(lam[-1]), data.positions(2 * np.pi * base)
@@ -142,7 +142,7 @@ def vector_tab() -> None:
         x_title = t("wavelengths.vec_x_dims")
     vectors = spectrum.pe_block(ks, columns, d_model, base)
     fig_vec = figs.vectors_figure(
-        x_axis, vectors, ks, x_title, t, height=chart(300), stacked=controls.phone()
+        x_axis, vectors, ks, x_title, t, height=chart(300), stacked=controls.stacked()
     )
     controls.plot(fig_vec, "wl_vector_chart")
     if count >= half:  # the slider ends at d/2
@@ -205,7 +205,8 @@ pairs = np.arange(half)
 chart = controls.chart_height
 
 st.title(t("wavelengths.title"))
-st.markdown(t("wavelengths.intro"))
+with controls.lead():  # folded on a projector or a phone: the chart comes first
+    st.markdown(t("wavelengths.intro"))
 preset_cols = (  # in presenter mode (1.5x type): the caption above, one button per row
     [st] * 3 if controls.presenting() else st.columns([2, 3, 3], vertical_alignment="center")
 )

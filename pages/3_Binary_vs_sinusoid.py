@@ -45,19 +45,21 @@ def view_notes(grid, shown: int, n_cols: int, capped: str) -> None:
 def evolution_tab() -> None:
     """The evolution, side by side on the same positions."""
     st.subheader(t("binary.evolution_header"))
-    for column, name in zip(controls.cells(5), posenc.SCHEMES, strict=True):
-        column.markdown(f"**{names[name]}**")
-        column.latex(FORMULAS[name])
-        column.caption(t(f"binary.short_{name}"))
+    formulas = st.container()  # above the chart; on a projector or a phone, under it
     focus = controls.toggle(FOCUS, t("binary.focus"), t("binary.focus_help"))
     shown = min(seq_len, MAX_EVOLUTION)
     grids, tops = evolution_grids(seq_len, d_model, base, shown, focus=focus)
     fig = figs.evolution_figure(
         grids, tops, list(names.values()), t("common.dimension"), position,
-        height=controls.chart_height(460), stacked=controls.phone(),
+        height=controls.chart_height(460), stacked=controls.stacked(),
         panel_height=controls.chart_height(220),
     )  # fmt: skip
     controls.plot(fig, "bin_evolution")
+    with st.container() if controls.compact() else formulas:
+        for column, name in zip(controls.cells(5), posenc.SCHEMES, strict=True):
+            column.markdown(f"**{names[name]}**")
+            column.latex(FORMULAS[name])
+            column.caption(t(f"binary.short_{name}"))
     view_notes(grids[0], shown, d_model, "binary.evolution_capped")
     st.caption(t("binary.evolution_lead", top=f"{tops[0]:g}"))
     binary, sines = (grids[posenc.SCHEMES.index(name)].cols for name in ("binary", "sin_pow2"))
@@ -224,7 +226,8 @@ names = {name: t(f"binary.scheme_{name}") for name in posenc.SCHEMES}
 position = t("common.position")
 
 st.title(t("binary.title"))
-st.markdown(t("binary.lead"))
+with controls.lead():  # folded on a projector or a phone: the chart comes first
+    st.markdown(t("binary.lead"))
 
 # One lazy tab per section; the section functions read the page-wide values above.
 SECTIONS = {

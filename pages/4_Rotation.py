@@ -157,7 +157,14 @@ def dot_tab() -> None:
     measured, formula = data.dot_at(p, k, d_model, base)
     at_k = (formula, float(posenc.offset_distance(k, d_model, base)))
     fig_d = figs.dot_figure(
-        curve.k, curve.dot, curve.distance, k, at_k, t, height=chart(360), stacked=controls.phone()
+        curve.k,
+        curve.dot,
+        curve.distance,
+        k,
+        at_k,
+        t,
+        height=chart(360),
+        stacked=controls.stacked(),
     )
     controls.plot(fig_d, "rot_dot_chart")
     st.caption(t("rotation.dot_notice"))
@@ -187,13 +194,14 @@ half = d_model // 2
 EPS = np.finfo(np.float64).eps
 
 st.title(t("rotation.title"))
-st.markdown(t("rotation.lead"))
-st.latex(
-    r"PE_{(p+k)} = PE_{(p)}\,T(k),\quad "
-    r"T(k) = \operatorname{diag}\big(\Phi_0(k), \dots, \Phi_{d/2-1}(k)\big),\quad "
-    r"\Phi_i(k) = \begin{bmatrix}\cos\omega_i k & -\sin\omega_i k \\"
-    r" \sin\omega_i k & \cos\omega_i k\end{bmatrix},\quad \omega_i = b^{-2i/d}"
-)
+with controls.lead():  # folded on a projector or a phone: the chart comes first
+    st.markdown(t("rotation.lead"))
+    st.latex(
+        r"PE_{(p+k)} = PE_{(p)}\,T(k),\quad "
+        r"T(k) = \operatorname{diag}\big(\Phi_0(k), \dots, \Phi_{d/2-1}(k)\big),\quad "
+        r"\Phi_i(k) = \begin{bmatrix}\cos\omega_i k & -\sin\omega_i k \\"
+        r" \sin\omega_i k & \cos\omega_i k\end{bmatrix},\quad \omega_i = b^{-2i/d}"
+    )
 top = st.columns([1, 1, 1.3])
 k = float(
     controls.number(specs.K, t("rotation.k"), t("rotation.k_help"), container=top[0], format="%g")

@@ -88,8 +88,9 @@ def residual(view) -> str:
 
 
 st.title(t("rope.title"))
-st.markdown(t("rope.lead"))
-st.latex(FORMULAS["intro"])
+with controls.lead():  # folded on a projector or a phone: the chart comes first
+    st.markdown(t("rope.lead"))
+    st.latex(FORMULAS["intro"])
 if kind == "sentence":
     tokens = data.tokenize(text) or (data.EMPTY_TOKEN,)
     shown = " | ".join(markdown_text(token) for token in tokens[:40])  # the visitor's text
@@ -183,7 +184,7 @@ with tabs["compare"]:
         height = controls.chart_height(430)
         fig = figs.compare_heatmaps(
             grids, titles, **POS, tokens=views[0].tokens, height=height,
-            stacked=controls.phone(), panel_height=controls.chart_height(300),
+            stacked=controls.stacked(), panel_height=controls.chart_height(300),
         )  # fmt: skip
         controls.plot(fig, "rope_compare_chart")
         grid_note(grids[0], length)

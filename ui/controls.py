@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from ui import menu
-from ui.figures.common import STACKED_TOP, legend_below, legend_entries
+from ui.figures.common import STACKED_TOP, legend_below, legend_entries, presenter_fonts
 from ui.i18n import say, t
 from ui.params import (
     BASE,
@@ -100,7 +100,11 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
     raw = {key: st.query_params.get(key, "") for key in st.query_params.keys()}
     menu.seed_from_url(raw)
     language_switch()  # before the checks, so that notices are in the chosen language
-    toggle(PRESENT, t("common.present"), t("common.present_help"), container=st.sidebar)
+    present = toggle(PRESENT, t("common.present"), t("common.present_help"), container=st.sidebar)
+    # A projector's 1024 px are the slide's: the sidebar starts closed (its toggle
+    # and the shared settings are one click away). The front end applies this when a
+    # page loads and whenever the value changes, so ticking "presenter mode" closes it.
+    st.set_page_config(initial_sidebar_state=sidebar_state(bool(present)))
     problems = st.session_state.pop(_NOTICES, [])
     problems += [p for p in check_query_params([*CARRIED, *specs], raw) if p not in problems]
     st.session_state[_PENDING] = problems  # survives a corrective rerun (_checked)
@@ -117,6 +121,33 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
 def presenting() -> bool:
     """Presenter mode (``present=1``): bigger type and charts for a projector."""
     return bool(st.session_state.get(PRESENT.key, False))
+
+
+def sidebar_state(present: bool) -> str:
+    """``initial_sidebar_state`` of a page: closed in presenter mode, else Streamlit's
+    "auto" (open on a desktop, closed on a phone)."""
+    return "collapsed" if present else "auto"
+
+
+def compact() -> bool:
+    """A projector or a phone: the first chart must come within one screen, so a
+    page's lead and formula fold away (:func:`lead`) and panels stack (:func:`stacked`)."""
+    return presenting() or phone()
+
+
+def stacked() -> bool:
+    """Multi-panel figures one panel above the other: on a phone (panels side by side
+    are 60 px wide there) and on a projector (read from the back of the room)."""
+    return compact()
+
+
+def lead():
+    """Where a page's lead and its formula go (``with controls.lead(): ...``): open
+    on a desktop; on a projector or a phone a collapsed expander under the title, so
+    that the title, the controls the chart needs and the chart fill the first screen."""
+    if compact():
+        return st.expander(t("common.about_page"), icon=":material/info:")
+    return st.container()
 
 
 def chart_height(height: int) -> int:
@@ -217,8 +248,11 @@ def latex(tex: str) -> None:
 
 
 def fit_phone(fig):
-    """On a phone, a legend above the plot moves under it (:func:`legend_below`), and
+    """Fit ``fig`` to the screen: projector type in presenter mode (:func:`presenter_fonts`);
+    on a phone, a legend above the plot moves under it (:func:`legend_below`), and
     titles at the top move down from under the toolbar a touch screen always shows."""
+    if presenting():
+        presenter_fonts(fig)
     if not phone():
         return fig
     if (fig.layout.legend.y or 0) > 1:  # one entry a row at worst on a 390 px screen
@@ -234,9 +268,16 @@ def fit_phone(fig):
     return fig
 
 
+# On a touch screen Plotly's mode bar shows all the time, over the top of the plot: a
+# phone gets none (pinch and double-tap still zoom and reset).
+PHONE_CONFIG = {"displayModeBar": False}
+
+
 def plot(fig, key: str, where=st) -> None:
-    """Draw ``fig`` at the full width of ``where``, fitted to a phone (:func:`fit_phone`)."""
-    where.plotly_chart(fit_phone(fig), width="stretch", key=key)
+    """Draw ``fig`` at the full width of ``where``, fitted to the screen (:func:`fit_phone`);
+    on a phone without Plotly's mode bar (:data:`PHONE_CONFIG`)."""
+    config = PHONE_CONFIG if phone() else None
+    where.plotly_chart(fit_phone(fig), width="stretch", key=key, config=config)
 
 
 def view_params(specs: Sequence, raw: dict[str, str]) -> dict[str, str]:
@@ -517,14 +558,20 @@ def size(spec: IntParam, label: str, help: str, *, container=st) -> int:
     return value
 
 
-def shared_controls(*, seq_len: bool = True) -> tuple[int, int, float]:
-    """The sidebar controls ``seq_len``, ``d_model``, ``base`` shared by the pages."""
+def shared_controls(*, seq_len: bool = True, inline: bool = False) -> tuple[int, int, float]:
+    """The sidebar controls ``seq_len``, ``d_model``, ``base`` shared by the pages.
+
+    ``inline``: on a projector or a phone (:func:`compact`), where the sidebar starts
+    closed, ``seq_len`` and ``d_model`` are drawn here in the page, side by side (for a
+    first chart that depends on them); ``base`` stays in the sidebar.
+    """
     sidebar = st.sidebar
     sidebar.subheader(t("common.shared_controls"))
+    here = st.columns(2) if inline and compact() else [sidebar, sidebar]
     length = SEQ_LEN.default
     if seq_len:
-        length = size(SEQ_LEN, t("common.seq_len"), t("common.seq_len_help"), container=sidebar)
-    d_model = size(D_MODEL, t("common.d_model"), t("common.d_model_help"), container=sidebar)
+        length = size(SEQ_LEN, t("common.seq_len"), t("common.seq_len_help"), container=here[0])
+    d_model = size(D_MODEL, t("common.d_model"), t("common.d_model_help"), container=here[1])
     base_help = t("common.base_help", **base_limits(BASE))
     base = number(BASE, t("common.base"), base_help, container=sidebar, format="%g")
     menu.remember()

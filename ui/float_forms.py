@@ -27,7 +27,7 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
         forms["ulps"],
         t,
         height=controls.chart_height(340),
-        stacked=controls.phone(),
+        stacked=controls.stacked(),
     )
     controls.plot(fig_forms, "wl_forms_chart")
     worse = [k for k, c in forms["compare"].items() if c.log_ulps > c.power_ulps]

@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # Order = menu order. The menu shows only the files that exist.
 ALL_PAGES: tuple[PageEntry, ...] = (
     PageEntry("app.py", "menu.home", ":material/home:", "home"),
+    PageEntry("pages/0_Start_here.py", "menu.story", ":material/school:", "story"),
     PageEntry("pages/1_Heatmap.py", "menu.heatmap", ":material/grid_on:", "heatmap"),
     PageEntry("pages/2_Wavelengths.py", "menu.wavelengths", ":material/waves:", "wavelengths"),
     PageEntry("pages/3_Binary_vs_sinusoid.py", "menu.binary", ":material/looks_one:", "binary"),
@@ -120,6 +121,23 @@ NARROW_CSS = (
     " overflow: visible !important; text-overflow: clip !important;}"
 )
 
+# Projector: a metric's value well above its label (the labels grow with the body text);
+# tab labels wrap onto a second row instead of being cut at the right edge; a slider's
+# value label sits above its thumb, clear of it at the larger type.
+PRESENTER_CSS = (
+    "[data-testid=stMetricValue], [data-testid=stMetricValue] * {font-size: 2.75rem !important;"
+    " line-height: 1.2 !important;}"
+    "[data-testid=stMetricLabel] p {font-size: 1.1rem !important;}"
+    "[data-testid=stTabs] [role=tablist] {flex-wrap: wrap; row-gap: 0.25rem;}"
+    "[data-testid=stTabs] [role=tablist] [role=tab] {flex: 0 0 auto;}"
+    "[data-testid=stSliderThumbValue] {transform: translateY(-0.6rem);}"
+)
+# A table wider than the screen scrolls inside its own box, not the whole page.
+TABLE_CSS = (
+    "[data-testid=stMain] [data-testid=stMarkdownContainer] table {display: block;"
+    " max-width: 100%; overflow-x: auto;}"
+)
+
 
 def presenter_style() -> None:
     """Projector mode: larger type and charts, less chrome. Static CSS, no user text."""
@@ -130,10 +148,11 @@ def presenter_style() -> None:
         "h1 {font-size: 3rem !important;} h2 {font-size: 2.2rem !important;}"
         "[data-testid=stHeader] {display: none;}"
         ".block-container {padding-top: 1rem; max-width: 100% !important;}"
-        f"{NARROW_CSS}</style>"
+        f"{PRESENTER_CSS}{NARROW_CSS}{TABLE_CSS}</style>"
     )
 
 
 def narrow_style() -> None:
-    """A phone: long formulas and one-line labels wrap (:data:`NARROW_CSS`). Static CSS."""
-    st.html(f"<style>{NARROW_CSS}</style>")
+    """A phone: long formulas and one-line labels wrap (:data:`NARROW_CSS`), wide tables
+    scroll in their own box (:data:`TABLE_CSS`). Static CSS."""
+    st.html(f"<style>{NARROW_CSS}{TABLE_CSS}</style>")

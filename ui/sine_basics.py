@@ -38,7 +38,7 @@ def tab() -> None:
             icon=":material/replay:",
         )
     fig = figs.sine_figure(
-        a, b, c, d, t, height=controls.chart_height(400), stacked=controls.phone()
+        a, b, c, d, t, height=controls.chart_height(400), stacked=controls.stacked()
     )
     controls.plot(fig, "wl_basics_chart")
     parts = figs.sine_parts(b, c)

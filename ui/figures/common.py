@@ -194,6 +194,71 @@ def style(fig: go.Figure, *, height: int = 420, title: str | None = None) -> go.
     return fig
 
 
+# Presenter mode (a 1024 x 768 projector, read from the back of a room): chart type at
+# least this large, in px (issue #21).
+PRESENTER_TICK, PRESENTER_TITLE, PRESENTER_LEGEND = 18, 22, 18
+
+
+def _at_least(current, least: int) -> int:
+    return max(int(current or 0), least)
+
+
+def presenter_fonts(fig: go.Figure) -> go.Figure:
+    """Projector type for every kind of chart text, in one place: ticks, colour bars,
+    legends and hover labels >= 18 px, chart, subplot and axis titles >= 22 px, on 2-D
+    axes and 3-D scenes alike. Larger sizes a figure already has stay; axis margins grow
+    to fit the larger ticks (``automargin``)."""
+    tick, title, legend = PRESENTER_TICK, PRESENTER_TITLE, PRESENTER_LEGEND
+    fig.update_layout(
+        font_size=_at_least(fig.layout.font.size, tick),
+        legend_font_size=_at_least(fig.layout.legend.font.size, legend),
+        hoverlabel_font_size=_at_least(fig.layout.hoverlabel.font.size, tick),
+    )
+    if fig.layout.title.text:
+        fig.update_layout(title_font_size=_at_least(fig.layout.title.font.size, title + 2))
+        margin = fig.layout.margin
+        if (margin.t or 0) < 70:
+            height = (fig.layout.height or 450) + 70 - (margin.t or 0)
+            fig.update_layout(margin_t=70, height=height)
+    for axis in (*fig.select_xaxes(), *fig.select_yaxes()):
+        # Plotly draws a log axis's in-between labels (2, 5 between powers of ten) at
+        # 3/4 of the tick size: 24 px keeps them at 18.
+        least = tick * 4 // 3 if axis.type == "log" else tick
+        axis.update(
+            tickfont_size=_at_least(axis.tickfont.size, least),
+            title_font_size=_at_least(axis.title.font.size, title),
+            automargin=True,
+        )
+    for scene in fig.select_scenes():
+        for axis in (scene.xaxis, scene.yaxis, scene.zaxis):
+            axis.update(
+                tickfont_size=_at_least(axis.tickfont.size, tick),
+                title_font_size=_at_least(axis.title.font.size, title),
+            )
+    for annotation in fig.layout.annotations:
+        # Subplot titles sit on the top edge of their panel (y = 1 of the panel's
+        # domain, in paper coordinates); other annotations are labels in the plot.
+        heading = annotation.yref == "paper" and annotation.yanchor == "bottom"
+        size = title if heading else tick
+        annotation.update(font_size=_at_least(annotation.font.size, size))
+    for trace in fig.data:
+        if trace.type == "heatmap":
+            trace.update(
+                colorbar_tickfont_size=_at_least(trace.colorbar.tickfont.size, tick),
+                colorbar_title_font_size=_at_least(trace.colorbar.title.font.size, title),
+            )
+    for colors in fig.select_coloraxes():  # shared colour bars of several heatmaps
+        colors.update(
+            colorbar_tickfont_size=_at_least(colors.colorbar.tickfont.size, tick),
+            colorbar_title_font_size=_at_least(colors.colorbar.title.font.size, title),
+        )
+    for menu in (*fig.layout.sliders, *fig.layout.updatemenus):
+        menu.update(font_size=_at_least(menu.font.size, tick))
+    for slider in fig.layout.sliders:
+        slider.currentvalue.update(font_size=_at_least(slider.currentvalue.font.size, tick))
+    return fig
+
+
 # Stacked panels (a phone's screen): pixels between one panel's plot area and the next's,
 # room for the x ticks, the axis title and the next panel's title.
 PANEL_GAP = 90

@@ -46,5 +46,6 @@ TEXTS = {
     "common.download_npy_help": "The full matrix as a NumPy .npy file (np.load, no pickle).",
     "common.present": "Presenter mode",
     "common.present_help": "Larger text and charts for a projector.",
+    "common.about_page": "About this page: idea and formula",
     "common.notes": "Notes",
 }

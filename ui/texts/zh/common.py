@@ -46,5 +46,6 @@ TEXTS = {
     "common.download_npy_help": "完整矩阵的 NumPy .npy 文件（np.load，无 pickle）。",
     "common.present": "演示模式",
     "common.present_help": "为投影仪放大文字和图表。",
+    "common.about_page": "本页说明：思路与公式",
     "common.notes": "注释",
 }
