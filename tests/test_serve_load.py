@@ -1,0 +1,88 @@
+"""The protocol-level load client (bench/serve_load.py) still speaks this Streamlit.
+
+A short run against a real server: if a Streamlit upgrade changes the websocket
+protocol the bench relies on, these fail instead of the bench silently measuring nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from types import SimpleNamespace
+
+import pytest
+from conftest import ROOT, start_server, stop_server
+
+sys.path.insert(0, str(ROOT / "bench"))
+import serve_load
+
+
+@pytest.fixture(scope="module")
+def app_server():
+    srv = start_server()
+    yield srv
+    stop_server(srv)
+
+
+def short_run(server, scenario: str, views=None, sessions: int = 3) -> dict:
+    args = SimpleNamespace(duration=5.0, warmup=2.0, think=0.5, step_every=2.0)
+    return asyncio.run(
+        serve_load.run_level(
+            server.url, sessions, scenario, args, [server.process.pid], 1, views_list=views
+        )
+    )
+
+
+def test_installed_streamlit_has_the_messages_the_bench_uses():
+    serve_load.check_protocol()
+
+
+def test_protocol_check_names_a_missing_field(monkeypatch):
+    monkeypatch.setitem(serve_load.REQUIRED, "ClientState", ("query_string", "no_such_field"))
+    with pytest.raises(SystemExit, match=r"ClientState\.no_such_field"):
+        serve_load.check_protocol()
+
+
+def test_workshop_sessions_complete_reruns_without_errors(app_server):
+    # The menu pages' first views (the story's steps are tested by their own page tests).
+    row = short_run(app_server, "workshop", views=serve_load.page_views())
+    assert row["reruns"] > 0, row
+    assert row["errors"] == 0, row["error_samples"]
+    assert row["cpu_ms_per_rerun"] > 0, row
+
+
+def test_dashboard_sessions_complete_reruns_without_errors(app_server):
+    row = short_run(app_server, "dashboard")
+    assert row["reruns"] > 0, row
+    assert row["errors"] == 0, row["error_samples"]
+
+
+def test_a_page_that_does_not_exist_counts_as_an_error(app_server):
+    row = short_run(app_server, "workshop", views=[serve_load.View("No_such_page", "")], sessions=1)
+    assert row["reruns"] > 0, row
+    assert row["errors"] >= row["reruns"], row  # every rerun, warm-up ones too
+    assert "page not found" in row["error_samples"][0]
+
+
+def test_an_exception_element_counts_as_an_error():
+    # The app has no page that raises on purpose: the client reads a recorded pair of
+    # messages (an exception element, then script_finished) as a server would send them.
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    class FakeSocket:
+        def __init__(self):
+            exc = ForwardMsg()
+            exc.delta.new_element.exception.type = "ValueError"
+            exc.delta.new_element.exception.message = "boom"
+            done = ForwardMsg()
+            done.script_finished = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_SUCCESSFULLY")
+            self.queue = [exc.SerializeToString(), done.SerializeToString()]
+
+        async def send(self, data):
+            pass
+
+        async def recv(self):
+            return self.queue.pop(0)
+
+    problem = asyncio.run(serve_load.rerun(FakeSocket(), serve_load.View("Heatmap", "")))
+    assert problem is not None and "ValueError" in problem
