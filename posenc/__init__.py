@@ -22,6 +22,7 @@ from posenc.binary import binary
 from posenc.blocks import scheme_block_means, sinusoid_block_means
 from posenc.fit import fit_shift
 from posenc.frameworks import FRAMEWORKS, framework_table
+from posenc.learned import LEARNED_MODELS, learned_position_embeddings, learned_provenance
 from posenc.rope import SCALINGS, rope, rope_frequencies, rope_scores
 from posenc.rotation import rotation_matrix, split_permutation
 from posenc.schemes import SCHEMES, scheme_table
@@ -33,6 +34,7 @@ from posenc.xpos import xpos_scores
 
 __all__ = [
     "FRAMEWORKS",
+    "LEARNED_MODELS",
     "SCALINGS",
     "SCHEMES",
     "additive_scores",
@@ -46,6 +48,8 @@ __all__ = [
     "fit_shift",
     "framework_table",
     "frequencies",
+    "learned_position_embeddings",
+    "learned_provenance",
     "offset_distance",
     "offset_dot",
     "relative_scores",
