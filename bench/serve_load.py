@@ -484,8 +484,9 @@ class Servers:
                 listen = free_port()
                 conf = Path(self.prefix) / "nginx.conf"
                 conf.write_text(nginx_config(ports, listen))
+                command = [binary, "-p", f"{self.prefix}/", "-c", str(conf), "-e", "stderr"]
                 self.nginx = subprocess.Popen(
-                    [binary, "-p", self.prefix, "-c", str(conf), "-e", "stderr"],
+                    [*command, "-g", "daemon off;"],  # in the foreground: stopped below
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
                 )
