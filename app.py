@@ -6,26 +6,42 @@ from ui import controls, export, menu
 from ui.figures.home import home_heatmap
 from ui.heatmap_data import table_grid
 from ui.i18n import t
+from ui.specs.story import STEP_COUNT
 
 controls.setup_page("home")
 
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
+# The guided story, first thing under the intro.
+st.page_link(
+    "pages/0_Start_here.py",
+    label=t("home.story_link", n=STEP_COUNT),
+    icon=":material/school:",
+    query_params=menu.link_params(),
+)
 # The five source articles, named once: the pages call them by these short names.
 SOURCES = ("overview", "binary", "rope", "evolution", "gentle")
 with st.popover(t("home.sources"), icon=":material/menu_book:"):  # drawn when opened
     st.markdown(t("home.sources_intro"))
     st.markdown("\n".join(f"- {t(f'home.source_{name}')}" for name in SOURCES))
 
-# The story in one screen: why (collapsed), the table, what a good code needs.
-with st.expander(t("home.why_header"), icon=":material/help:"):
-    st.markdown(t("home.why"))
-    st.subheader(t("home.naive_header"))
-    left, right = controls.beside([1, 1])
-    left.latex(r"PE_p = \frac{p}{L - 1}")
-    left.markdown(t("home.naive_normalised"))
-    right.latex(r"PE_p = p")
-    right.markdown(t("home.naive_raw"))
+
+def why() -> None:
+    """Why positions are needed, and the two naive codes (collapsed)."""
+    with st.expander(t("home.why_header"), icon=":material/help:"):
+        st.markdown(t("home.why"))
+        st.subheader(t("home.naive_header"))
+        left, right = controls.beside([1, 1])
+        left.latex(r"PE_p = \frac{p}{L - 1}")
+        left.markdown(t("home.naive_normalised"))
+        right.latex(r"PE_p = p")
+        right.markdown(t("home.naive_raw"))
+
+
+# The story in one screen: why (collapsed), the table, what a good code needs. On a
+# projector or a phone the table comes first, the "why" under it.
+if not controls.compact():
+    why()
 
 st.header(t("home.formula_header"))
 st.latex(
@@ -55,6 +71,8 @@ if grid.downsampled:
         )
     )
 st.caption(t("home.heatmap_notice", seq_len=seq_len, d_model=d_model, base=f"{base:g}"))
+if controls.compact():
+    why()
 
 st.header(t("home.criteria_header"))
 for criterion in ("unique", "consistent", "extrapolates", "bounded"):

@@ -39,6 +39,17 @@ from ui import menu  # noqa: E402
 
 PRESENTER = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
+# Playwright's "iPhone 13" descriptor (its User-Agent has "Mobi"), at the phone's full
+# 390 x 844 screen; written out so a test can use it inside a running Playwright.
+IPHONE = {
+    "user_agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 15_0 like Mac OS X) AppleWebKit/605.1.15"
+    " (KHTML, like Gecko) Version/27.2 Mobile/15E148 Safari/604.1",
+    "viewport": PHONE,
+    "screen": PHONE,
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
 # Targets of issue #21 (px).
 MIN_TICK, MIN_TITLE, MIN_LEGEND = 18, 22, 18
 
@@ -124,12 +135,11 @@ def address(base: str, path: str, mode: str) -> str:
     return base + path + joiner + urlencode({"present": "true"})
 
 
-def contexts(p, browser) -> dict:
+def contexts(browser) -> dict:
     """One browser context per mode: presenter 1024 x 768, phone "iPhone 13" 390 x 844."""
-    phone = p.devices["iPhone 13"] | {"viewport": PHONE}
     return {
         "presenter": browser.new_context(viewport=PRESENTER),
-        "phone": browser.new_context(**phone),
+        "phone": browser.new_context(**IPHONE),
     }
 
 
@@ -195,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            pages = {mode: c.new_page() for mode, c in contexts(p, browser).items()}
+            pages = {mode: c.new_page() for mode, c in contexts(browser).items()}
             for name, path in chosen:
                 for mode, pg in pages.items():
                     found = measure(pg, address(base, path, mode))

@@ -273,11 +273,13 @@ def fit_phone(fig):
 PHONE_CONFIG = {"displayModeBar": False}
 
 
-def plot(fig, key: str, where=st) -> None:
+def plot(fig, key: str, where=st, *, on_select=None):
     """Draw ``fig`` at the full width of ``where``, fitted to the screen (:func:`fit_phone`);
-    on a phone without Plotly's mode bar (:data:`PHONE_CONFIG`)."""
+    on a phone without Plotly's mode bar (:data:`PHONE_CONFIG`). ``on_select``: a
+    callback for a click on a point (``ui.grab.plot`` passes it)."""
     config = PHONE_CONFIG if phone() else None
-    where.plotly_chart(fit_phone(fig), width="stretch", key=key, config=config)
+    select = dict(on_select=on_select, selection_mode="points") if on_select else {}
+    return where.plotly_chart(fit_phone(fig), width="stretch", key=key, config=config, **select)
 
 
 def view_params(specs: Sequence, raw: dict[str, str]) -> dict[str, str]:
@@ -533,23 +535,27 @@ def _take_coarse(spec: IntParam) -> None:
     assign({spec.key: int(st.session_state[coarse_key(spec)])})
 
 
-def size(spec: IntParam, label: str, help: str, *, container=st) -> int:
+def size(spec: IntParam, label: str, help: str, *, container=st, coarse: bool = True) -> int:
     """A slider of nice values (``ui.params.nice_values``) over an exact number box.
 
     The number box holds the setting (key and URL value ``spec.key``, any valid integer);
     the slider's stops are a few pixels apart at any width, and it always shows the box's
     value (added as a stop when it is not a nice one). An integer box is safe here: the
     carried settings are not bound to the URL, which is checked before any widget runs.
+    ``coarse=False``: the labelled number box alone (half the height, for a phone).
     """
     slot = container.container()
     value = _checked(
         spec,
         lambda initial: container.number_input(
             label, min_value=spec.minimum, max_value=spec.maximum, step=spec.step,
-            key=spec.key, help=help, label_visibility="collapsed", **initial,
+            key=spec.key, help=help, label_visibility="collapsed" if coarse else "visible",
+            **initial,
         ),
     )  # fmt: skip
     value = int(value)
+    if not coarse:
+        return value
     st.session_state[coarse_key(spec)] = value
     slot.select_slider(
         label, sorted({*nice_values(spec), value}), key=coarse_key(spec), help=help,
@@ -568,10 +574,16 @@ def shared_controls(*, seq_len: bool = True, inline: bool = False) -> tuple[int,
     sidebar = st.sidebar
     sidebar.subheader(t("common.shared_controls"))
     here = st.columns(2) if inline and compact() else [sidebar, sidebar]
+    coarse = not (inline and phone())  # a phone stacks the columns: number boxes only
     length = SEQ_LEN.default
     if seq_len:
-        length = size(SEQ_LEN, t("common.seq_len"), t("common.seq_len_help"), container=here[0])
-    d_model = size(D_MODEL, t("common.d_model"), t("common.d_model_help"), container=here[1])
+        length = size(
+            SEQ_LEN, t("common.seq_len"), t("common.seq_len_help"), container=here[0],
+            coarse=coarse,
+        )  # fmt: skip
+    d_model = size(
+        D_MODEL, t("common.d_model"), t("common.d_model_help"), container=here[1], coarse=coarse
+    )
     base_help = t("common.base_help", **base_limits(BASE))
     base = number(BASE, t("common.base"), base_help, container=sidebar, format="%g")
     menu.remember()
