@@ -6,11 +6,19 @@ from ui import controls, export, menu
 from ui.figures.home import home_heatmap
 from ui.heatmap_data import table_grid
 from ui.i18n import t
+from ui.specs.story import STEP_COUNT
 
 controls.setup_page("home")
 
 st.title(t("home.title"))
 st.markdown(t("home.intro"))
+# The guided story, first thing under the intro.
+st.page_link(
+    "pages/0_Start_here.py",
+    label=t("home.story_link", n=STEP_COUNT),
+    icon=":material/school:",
+    query_params=menu.link_params(),
+)
 # The five source articles, named once: the pages call them by these short names.
 SOURCES = ("overview", "binary", "rope", "evolution", "gentle")
 with st.popover(t("home.sources"), icon=":material/menu_book:"):  # drawn when opened

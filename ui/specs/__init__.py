@@ -13,6 +13,12 @@ _W = {
     for band in ("hi", "lo")
     for i in range(3)
 }
+# The story's controls: story_<name> is labelled by the text story.<name>.
+_STORY = (
+    "story_order_pe", "story_naive_len", "story_bits", "story_bit", "story_clock_p",
+    "story_table_d", "story_shift_k", "story_dot_p", "story_w_k", "story_w_seed",
+    "story_rope_k", "story_decay_d", "story_factor",
+)  # fmt: skip
 LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
     "seq_len": (("common.seq_len", {}),),
     "d_model": (("common.d_model", {}),),
@@ -67,6 +73,8 @@ LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
     "rope_scaling": (("rope.scaling", {}),),
     "rope_factor": (("rope.factor", {}),),
     "rope_orig": (("rope.orig", {}),),
+    "step": (("story.step", {}),),
+    **{key: ((f"story.{key[len('story_'):]}", {}),) for key in _STORY},
     **{
         key: (("common.open_tab", {}),)
         for key in ("hm_tab", "wl_tab", "bin_tab", "rot_tab", "rope_tab")

@@ -1,0 +1,42 @@
+"""URL-bound controls of the "Start here" story (``pages/0_Start_here.py``).
+
+``step`` (1-based) picks the slide, so a presenter can link any step; each step draws at
+most two of the ``story_`` controls, inline above its chart.
+"""
+
+from __future__ import annotations
+
+from ui.params import BoolParam, FloatParam, IntParam
+
+STEP_COUNT = 12  # len(ui.story.STEPS); tests/test_story_page.py checks they agree
+STEP = IntParam("step", 1, STEP_COUNT, 1)
+
+# 1 order: add positions to the word vectors (off: both word orders give one output).
+ORDER_PE = BoolParam("story_order_pe", False)
+# 2 naive: the length of the longer text (the shorter has L = 5).
+NAIVE_LEN = IntParam("story_naive_len", 6, 64, 11)
+# 3 binary counter: bits (2**bits positions).
+BITS = IntParam("story_bits", 2, 6, 4)
+# 4 smooth it: which bit is drawn with its smooth pair.
+BIT = IntParam("story_bit", 0, 3, 1)
+# 5 clock hands: the position the hands show.
+CLOCK_P = IntParam("story_clock_p", 0, 400, 3)
+# 6 the table: model width d.
+TABLE_D = IntParam("story_table_d", 8, 128, 32, step=8)
+# 7 shift: the offset k (positive or negative).
+SHIFT_K = IntParam("story_shift_k", -30, 30, 8)
+# 8 dot product: start position p of the second curve.
+DOT_P = IntParam("story_dot_p", 1, 500, 30)
+# 9 through W_q, W_k: the offset k and the random weights' seed.
+W_K = IntParam("story_w_k", 0, 30, 4)
+W_SEED = IntParam("story_w_seed", 0, 99, 0)
+# 10 RoPE: the offset m - n.
+ROPE_K = IntParam("story_rope_k", 0, 30, 4)
+# 11 decay: head dimension.
+DECAY_D = IntParam("story_decay_d", 8, 256, 64, step=8)
+# 12 context extension: the factor s.
+FACTOR = FloatParam("story_factor", 1.0, 32.0, 4.0, step=0.5)
+
+CONTROLS = (ORDER_PE, NAIVE_LEN, BITS, BIT, CLOCK_P, TABLE_D, SHIFT_K, DOT_P, W_K, W_SEED)
+CONTROLS += (ROPE_K, DECAY_D, FACTOR)
+SPECS = (STEP, *CONTROLS)
