@@ -5,7 +5,7 @@ import streamlit as st
 
 import posenc
 from posenc.frameworks import framework_frequencies
-from ui import controls, export
+from ui import controls, export, grab
 from ui import heatmap_data as data
 from ui.figures import heatmap as figs
 from ui.heatmap_frameworks import tab as frameworks_tab
@@ -185,10 +185,11 @@ with tabs["similarity"]:
             )
         similarity = data.similarity_grid(seq_len, d_model, base)
         sim_figure = figs.similarity_figure(
-            similarity, words=words, reference=reference, height=height
+            similarity, words=words, reference=reference, height=height, pickable=True
         )
         here = controls.beside([1, 1]) if learned is not None else [st.container()]
-        controls.plot(sim_figure, "hm_similarity", here[0])
+        grab.plot(sim_figure, "hm_similarity", spec.SIM_ROW, where=here[0], high=seq_len - 1)
+        here[0].caption(t("heatmap.sim_pick"))
         if learned is not None:
             learned_figure = figs.similarity_figure(
                 learned_similarity(learned), words=words, height=height

@@ -5,7 +5,7 @@ import streamlit as st
 
 import posenc
 from posenc import spectrum
-from ui import controls, export, float_forms, sine_basics
+from ui import controls, export, float_forms, grab, sine_basics
 from ui import wavelengths_data as data
 from ui.figures import wavelengths as figs
 from ui.i18n import t
@@ -16,6 +16,11 @@ def apply_preset(name: str) -> None:
     controls.assign(specs.PRESETS[name])
     if name in specs.PRESET_TABS:
         controls.open_tab(specs.TAB, "wavelengths", specs.PRESET_TABS[name])
+
+
+def show_curves() -> None:
+    """After a click on pair i of the wavelength chart: open the tab that draws it."""
+    controls.open_tab(specs.TAB, "wavelengths", "curves")
 
 
 def lambdas_tab() -> None:
@@ -39,7 +44,11 @@ def lambdas_tab() -> None:
     fig_lambda = figs.wavelength_figure(
         pairs, series, masks, seq_len, t, height=chart(440), stacked=controls.stacked()
     )
-    controls.plot(fig_lambda, "wl_lambda_chart")
+    grab.plot(
+        fig_lambda, "wl_lambda_chart", specs.DIMS, high=half - 1,
+        convert=lambda i: f"{2 * i}, {2 * i + 1}", then=show_curves,
+    )  # fmt: skip
+    st.caption(t("wavelengths.lambda_pick"))
     longest, bound = data.positions(lam[-1]), data.positions(2 * np.pi * base)
     st.caption(t("wavelengths.lambda_short_notice", longest=longest))
     metric_cols = st.columns(3)

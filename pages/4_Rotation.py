@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from ui import controls, export, rotation_fit
+from ui import controls, export, grab, rotation_fit
 from ui import rotation_data as data
 from ui.figures import rotation as figs
 from ui.i18n import t
@@ -104,7 +104,8 @@ def circle_tab() -> None:
     circle = data.circle(seq_len, omega)
     left, right = controls.beside([3, 2])
     fig_c = figs.circle_figure(circle.positions, circle.angles, p, k, omega, t, height=chart(480))
-    controls.plot(fig_c, "rot_circle_chart", left)
+    grab.plot(fig_c, "rot_circle_chart", specs.POS, where=left)
+    left.caption(t("rotation.circle_pick"))
     rest = figs.wrap_angle(omega * k)
     turns = round((omega * k - rest) / (2 * np.pi))
     right.latex(

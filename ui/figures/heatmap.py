@@ -26,6 +26,7 @@ from ui.figures.common import (
     style_stacked,
 )
 from ui.figures.common import panels as grid_of_panels  # embedding_figure has a `panels`
+from ui.figures.pick import row_picker
 from ui.safe_text import plotly_text
 
 # Curves with more points are subsampled.
@@ -44,6 +45,7 @@ WORDS = {
     "similarity": "PEₘ · PEₙ",
     "offset_axis": "position n",
     "curve_axis": "PEᵣ · PEₙ",
+    "pick_row": "click: this row is drawn below",
 }
 
 
@@ -269,11 +271,17 @@ def table_figure(
 
 
 def similarity_figure(
-    data: np.ndarray | Grid, *, words: dict = WORDS, reference: int | None = None, height=460
+    data: np.ndarray | Grid,
+    *,
+    words: dict = WORDS,
+    reference: int | None = None,
+    height=460,
+    pickable: bool = False,
 ) -> go.Figure:
     """The ``L x L`` matrix of dot products ``PE_m . PE_n``, symmetric colour scale.
 
-    ``reference`` marks row m = reference (the row drawn by :func:`similarity_curve`).
+    ``reference`` marks row m = reference (the row drawn by :func:`similarity_curve`);
+    ``pickable``: a click on a row picks its position (``ui.figures.pick.row_picker``).
     Positions are m and n, the letters of attention: i is the pair index, q the query.
     """
     grid = as_grid(data)
@@ -297,6 +305,9 @@ def similarity_figure(
             type="line", x0=-0.5, x1=len(x) - 0.5, y0=row, y1=row,
             line=dict(color="black", width=1, dash="dot"),
         )  # fmt: skip
+    if pickable:  # a click on a row picks m (ui.grab): each row's first position
+        hover = f"%{{y}}<br>{words['pick_row']}<extra></extra>"
+        row_picker(fig, y, [a for a, _ in spans(grid.rows, grid.row_step)], hover=hover)
     return style(fig, height=height)
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ui.figures.common import Grid, cell, heatmap, panels, style, style_stacked
+from ui.figures.pick import mark
 
 Tr = Callable[..., str]
 EPS = float(np.finfo(np.float64).eps)
@@ -172,6 +173,7 @@ def circle_figure(
         customdata=positions,
         hovertemplate="p = %{customdata}<br>(%{x:.4f}, %{y:.4f})<extra></extra>",
     )
+    mark(fig.data[-1])  # a click on a position sets p (ui.grab)
     start, turn = omega * p, wrap_angle(omega * k)
     arc = start + np.linspace(0, turn, 64)
     fig.add_scatter(

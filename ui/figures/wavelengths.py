@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ui.figures.common import cell, legend_below, panels, style, style_stacked
+from ui.figures.pick import mark
 
 Tr = Callable[..., str]
 MAX_LINE_POINTS = 5000  # per line; more are subsampled (CONTRIBUTING)
@@ -101,6 +102,7 @@ def wavelength_figure(
             go.Scatter(
                 x=pairs[mask],
                 y=lam[mask],
+                customdata=pairs[mask],  # a click picks pair i (ui.grab)
                 mode="markers",
                 marker=dict(color=CLASS_COLOURS[key], size=6 if markers else 3),
                 name=label,
@@ -108,6 +110,7 @@ def wavelength_figure(
             ),
             **cell(1, stacked),
         )
+        mark(fig.data[-1])
     # Reference levels: the context L and the Nyquist limit, in both panels.
     levels = (
         (1, context, tr("wavelengths.line_context", context=context), "#e08214"),

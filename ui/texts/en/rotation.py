@@ -45,6 +45,7 @@ TEXTS = {
     "rotation.circle_outside": "p = {p} lies beyond the sequence (L = {L}): the identity holds for any p.",
     "rotation.circle_subsampled": "One position in {step} is drawn.",
     "rotation.circle_notice": "Positions run clockwise from the top (0, 1), ωᵢ radians per step. Move p: the arc travels round the circle but keeps its angle, because T(k) does not depend on p. A negative k turns back.",
+    "rotation.circle_pick": "Click a position on the circle to make it p.",
     "rotation.circle_positions": "positions 0 … L−1",
     "rotation.circle_arc": "ωᵢk mod 2π = {angle} rad",
     "rotation.conv_header": "Row vectors (overview article) and column vectors (evolution article)",

@@ -118,6 +118,7 @@ TEXTS = {
     "wavelengths.drift_at_help": "Largest |float32 torch-style − exact| over the {d_model} entries of row p (d = {d_model}, b = {base}).",
     "wavelengths.drift_notice": "The float32 buffer drifts roughly in proportion to p; rounding the frequencies alone already causes most of it. Rounding the exact float64 value once instead stays below 2⁻²⁵ ≈ 3·10⁻⁸ at every position.",
     "wavelengths.curves_dense": "Lines: sin and cos between the positions; dots: the integer positions a model sees.",
+    "wavelengths.lambda_pick": "Click a pair's dot: its sine and cosine are drawn over the positions in Curves.",
     "wavelengths.lambda_short_notice": "Straight lines on a log axis: λᵢ grows by the same factor b^(2/d) from pair to pair, from 2π up to {longest} positions.",
     "wavelengths.forms_lead": "The same ωᵢ computed in two ways, each measured in ulps (units in the last place) against the exact value.",
     "wavelengths.drift_lead": "A float32 table built like PyTorch's drifts from the exact one as p grows: the largest error in row p at a few positions, then over all p.",

@@ -45,6 +45,7 @@ TEXTS = {
     "rotation.circle_outside": "p = {p} 在序列之外（L = {L}）：这个恒等式对任意 p 都成立。",
     "rotation.circle_subsampled": "每隔 {step} 个位置画一个点。",
     "rotation.circle_notice": "位置从顶部 (0, 1) 开始顺时针排列，每步转 ωᵢ 弧度。改变 p：圆弧绕着圆移动，但角度不变，因为 T(k) 与 p 无关。k 为负时往回转。",
+    "rotation.circle_pick": "点击圆上的一个位置，把它设为 p。",
     "rotation.circle_positions": "位置 0 … L−1",
     "rotation.circle_arc": "圆弧：ωᵢk mod 2π = {angle} rad",
     "rotation.conv_header": "行向量（概览篇）与列向量（演进篇）",

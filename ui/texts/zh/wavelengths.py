@@ -118,6 +118,7 @@ TEXTS = {
     "wavelengths.drift_at_help": "第 p 行 {d_model} 个元素中 |PyTorch 式 float32 − 精确值| 的最大值（d = {d_model}，b = {base}）。",
     "wavelengths.drift_notice": "float32 缓冲区的误差大致与 p 成正比，其中大部分仅由频率的舍入造成。若改为把精确的 float64 值舍入一次，则在任何位置误差都小于 2⁻²⁵ ≈ 3·10⁻⁸。",
     "wavelengths.curves_dense": "线：位置之间连续的 sin 与 cos；点：模型看到的整数位置。",
+    "wavelengths.lambda_pick": "点击某一对的圆点：在“曲线”中画出它的正弦和余弦随位置的变化。",
     "wavelengths.lambda_short_notice": "在对数坐标上是直线：相邻两对的波长之比恒为 b^(2/d)，λᵢ 从 2π 增长到 {longest} 个位置。",
     "wavelengths.forms_lead": "用两种方式计算同一个 ωᵢ，各自与精确值比较，误差以 ulp（最后一位的单位）计。",
     "wavelengths.drift_lead": "按 PyTorch 的方式用 float32 建的表，随 p 增大而偏离精确值：先看几个位置上第 p 行的最大误差，再看所有 p。",
