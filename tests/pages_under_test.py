@@ -91,7 +91,12 @@ def open_tab(entry, query: dict[str, str]) -> str:
 # Tabs that may show tables, formulas and text only: the criteria, the row-vs-column
 # conventions, and the frameworks tab when the chosen framework's table equals the
 # paper's (nothing to draw, a notice says so).
-CHARTLESS = {("binary", "criteria"), ("rotation", "conventions"), ("heatmap", "frameworks")}
+CHARTLESS = {
+    ("binary", "criteria"),
+    ("rotation", "conventions"),
+    ("heatmap", "frameworks"),
+    ("schemes", "properties"),  # a table of facts with their sources
+}
 
 PAGES = menu.PAGES
 IDS = [entry.name for entry in PAGES]

@@ -73,11 +73,14 @@ LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
     "rope_scaling": (("rope.scaling", {}),),
     "rope_factor": (("rope.factor", {}),),
     "rope_orig": (("rope.orig", {}),),
+    "sc_head_dim": (("schemes.head_dim", {}),),
+    "sc_train": (("schemes.train", {}),),
+    "sc_len": (("schemes.length", {}),),
     "step": (("story.step", {}),),
     **{key: ((f"story.{key[len('story_'):]}", {}),) for key in _STORY},
     **{
         key: (("common.open_tab", {}),)
-        for key in ("hm_tab", "wl_tab", "bin_tab", "rot_tab", "rope_tab")
+        for key in ("hm_tab", "wl_tab", "bin_tab", "rot_tab", "rope_tab", "sc_tab")
     },
 }  # fmt: skip
 

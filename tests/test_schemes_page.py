@@ -1,0 +1,184 @@
+"""The "Schemes compared" page: what its curves are, and that every number its captions
+state is what posenc computes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import chart, decode, run_page_on_tab
+
+import posenc
+from posenc.tables import (
+    cosine_by_distance,
+    dominant_frequencies,
+    row_pca,
+    shift_residual,
+    toeplitz_deviation,
+)
+from posenc.xpos import xpos_scores
+from ui import schemes_data as data
+from ui.specs import schemes as sp
+from ui.texts import catalogue, text
+
+PAGE = "6_Schemes_compared.py"
+TIMEOUT = 120
+
+
+def captions(at) -> list[str]:
+    return [c.value for c in at.caption]
+
+
+def curves(head_dim=64, train=512):
+    return data.distance_curves.__wrapped__(head_dim, train)
+
+
+def test_xpos_curve_is_the_exact_same_content_expectation():
+    """E x^T A x = tr A for x ~ N(0, I): the mean of xpos_scores over the basis vectors."""
+    d, r = 16, np.array([0.0, 1.0, 7.0, 40.0, 300.0])
+    basis = np.eye(d)
+    exact = [
+        np.mean(
+            [
+                xpos_scores(e[None], e[None], [m], [0.0], scale_base=data.XPOS_SCALE)[0, 0]
+                for e in basis
+            ]
+        )
+        for m in r
+    ]
+    np.testing.assert_allclose(data.xpos_same_content(r, d), exact, rtol=1e-12, atol=1e-14)
+
+
+def test_rotary_curves_are_rope_scores_averaged_over_the_basis():
+    d, r = 16, np.array([0.0, 3.0, 50.0])
+    freqs = data.rotary_frequencies(d)
+    for key in ("rope", "partial", "prope"):
+        exact = [
+            np.mean(
+                [
+                    posenc.rope_scores(e[None], e[None], [m], [0.0], inv_freq=freqs[key])[0, 0]
+                    for e in np.eye(d)
+                ]
+            )
+            for m in r
+        ]
+        np.testing.assert_allclose(
+            posenc.same_content_decay(r, freqs[key]), exact, rtol=1e-12, atol=1e-14
+        )
+
+
+def test_partial_rope_keeps_three_quarters_of_the_head_unrotated():
+    r, c, _ = curves()
+    rotated = posenc.rope_frequencies(64, data.BASE, partial_rotary_factor=data.PARTIAL)[0]
+    turning = posenc.same_content_decay(r, rotated)
+    np.testing.assert_allclose(c["partial"], (1 - data.PARTIAL) + data.PARTIAL * turning)
+
+
+def test_sinusoid_and_rope_curves_coincide_as_the_notes_say():
+    _, c, _ = curves(head_dim=32, train=256)
+    np.testing.assert_allclose(c["sinusoidal"], c["rope"], atol=1e-12)
+
+
+def test_learned_curve_is_minilms_cosine_and_stops_after_its_rows():
+    r, c, _ = curves(train=1024)
+    table = posenc.learned_position_embeddings(data.LEARNED)
+    rows = table.shape[0]
+    np.testing.assert_allclose(c["learned"][:rows], cosine_by_distance(table), atol=1e-12)
+    assert np.all(np.isnan(c["learned"][rows:])) and r.size > rows
+
+
+def test_t5_curve_saturates_from_max_distance_and_alibi_is_a_line():
+    r, c, t5 = curves()
+    assert np.all(t5[data.T5_MAX_DISTANCE :] == data.T5_BUCKETS // 2 - 1)
+    assert np.all(np.diff(t5) >= 0)
+    np.testing.assert_allclose(c["alibi"], -r / 256)  # gentlest of 8 heads: 2^-8
+
+
+def test_distance_tab_draws_every_scheme_and_states_what_posenc_computes():
+    at = run_page_on_tab(PAGE, sp, {}, None, TIMEOUT)
+    fig = chart(at, "sc_distance_chart")
+    assert len(fig["data"]) == len(data.CURVES) + 1  # + T5's panel
+    expected = text("en", "schemes.distance_notice", rows=512, t5_max=128, t5_last=15, rest="75%")
+    assert expected in captions(at)
+    assert posenc.t5_bucket(-128) == 15 and posenc.t5_bucket(-(10**6)) == 15
+
+
+@pytest.mark.parametrize("length", [8, 64, 128])
+def test_matrix_tab_quotes_minilms_toeplitz_deviation(length):
+    at = run_page_on_tab(PAGE, sp, {"sc_len": length}, "matrix", TIMEOUT)
+    table = posenc.learned_position_embeddings(data.LEARNED)[:length].astype(np.float64)
+    unit = table / np.linalg.norm(table, axis=1, keepdims=True)
+    dev = toeplitz_deviation(unit @ unit.T)
+    shown = f"{dev:.1%}" if dev >= 1e-3 else f"{dev:.1e}"
+    assert text("en", "schemes.matrix_notice", dev=shown) in captions(at)
+    fig = chart(at, "sc_matrix_chart")
+    assert [trace["name"] for trace in fig["data"]] == [
+        text("en", f"schemes.mtitle_{key}") for key in data.MATRICES
+    ]
+    t5 = decode(fig["data"][0]["z"])
+    i, j = np.indices((length, length))
+    np.testing.assert_array_equal(t5, posenc.t5_bucket(j - i))
+
+
+def test_properties_table_has_five_cells_a_row_in_both_languages():
+    for lang in ("en", "zh"):
+        rows = [v for k, v in catalogue(lang).items() if k.startswith("schemes.row_")]
+        assert len(rows) == 9
+        assert all(len(row.split(" | ")) == 5 for row in rows), lang
+
+
+def test_learned_tab_states_the_measured_numbers():
+    at = run_page_on_tab(PAGE, sp, {}, "learned", TIMEOUT)
+    mini = posenc.learned_position_embeddings(data.LEARNED).astype(np.float64)
+    sin = posenc.sinusoidal(*mini.shape)
+    shown = captions(at)
+
+    def pct(x):
+        return f"{x:.1%}" if x >= 1e-3 else f"{x:.1e}"
+
+    coords, explained = row_pca(mini, 2)
+    step = dominant_frequencies(coords)[0]
+    pca = text(
+        "en", "schemes.pca_notice", step=f"{step:.2f}", period=f"{2 * np.pi / step:.1f}",
+        mini_pc=pct(explained.sum()), sin_pc=pct(row_pca(sin, 2)[1].sum()),
+    )  # fmt: skip
+    assert pca in shown
+    gram = text(
+        "en", "schemes.gram_notice", mini_toe=pct(toeplitz_deviation(mini @ mini.T)),
+        mini_shift=pct(shift_residual(mini, 1).residual),
+    )  # fmt: skip
+    assert gram in shown
+    freq = dominant_frequencies(mini)
+    slow = int(np.count_nonzero(np.isclose(freq, 2 * np.pi / 512)))
+    assert text("en", "schemes.freq_notice", slow=slow, cols=384) in shown
+    c_sin, c_mini = cosine_by_distance(sin), cosine_by_distance(mini)
+    cos = text(
+        "en", "schemes.cos_notice", sin1=f"{c_sin[1]:.2f}", mini1=f"{c_mini[1]:.2f}",
+        sin100=f"{c_sin[100]:.2f}", mini100=f"{c_mini[100]:.2f}",
+    )  # fmt: skip
+    assert cos in shown
+    metrics = [m.value for m in at.metric]
+    assert metrics[1] == pct(toeplitz_deviation(mini @ mini.T))
+    assert float(metrics[0]) < 1e-12 and float(metrics[2]) < 1e-12  # the sinusoid: exact
+
+
+def test_minilm_turns_like_a_learned_sinusoid_pair():
+    """What a learner sees: MiniLM's top two components rotate by ~1.08 rad a position,
+    the sinusoid's Gram matrix is exactly Toeplitz and MiniLM's is not."""
+    mini = posenc.learned_position_embeddings(data.LEARNED).astype(np.float64)
+    coords, _ = row_pca(mini, 2)
+    angle = np.unwrap(np.arctan2(coords[:, 1], coords[:, 0]))
+    step = dominant_frequencies(coords)[0]
+    assert abs(np.median(np.diff(angle)) - step) < 2 * np.pi / 512
+    assert 0.5 < toeplitz_deviation(mini @ mini.T) < 0.8
+
+
+def test_learned_notes_quote_the_shipped_hash():
+    at = run_page_on_tab(PAGE, sp, {}, "learned", TIMEOUT)
+    sha = posenc.learned_provenance(data.LEARNED)["data_sha256"]
+    assert any(sha in m.value for m in at.markdown)
+
+
+def test_chinese_page_runs_on_every_tab():
+    for name in sp.TAB_NAMES:
+        at = run_page_on_tab(PAGE, sp, {"lang": "zh"}, name, TIMEOUT)
+        assert at.get("plotly_chart") or name == "properties"
