@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import json
 import os
@@ -51,6 +52,8 @@ from urllib.parse import urlencode, urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+# ui modules imported here (views, specs) warn that no Streamlit runtime runs: quiet.
+os.environ.setdefault("STREAMLIT_LOGGER_LEVEL", "error")
 
 RERUN_TIMEOUT = 60.0  # s without script_finished: an error
 CONNECT_TIMEOUT = 30.0
@@ -275,7 +278,8 @@ async def session(
                     tally.errors.append(f"{view.label()}: {problem}")
                     if "within" in problem:
                         break
-                await asyncio.sleep(min(rng.expovariate(1 / think), 10 * think))
+                pause = min(rng.expovariate(1 / think), 10 * think)
+                await asyncio.sleep(max(0.0, min(pause, window[1] - loop.time())))
     except Exception as exc:  # a refused or dropped socket is an error of the run
         tally.errors.append(f"socket: {type(exc).__name__}: {str(exc)[:80]}")
 
@@ -385,14 +389,14 @@ PHONE_UA = (
 )
 
 
-def start_streamlit(port: int, env: dict | None = None) -> subprocess.Popen:
+def start_streamlit(port: int, env: dict | None = None, root: Path = ROOT) -> subprocess.Popen:
     return subprocess.Popen(
         [
             sys.executable,
             "-m",
             "streamlit",
             "run",
-            str(ROOT / "app.py"),
+            str(root / "app.py"),
             "--server.port",
             str(port),
             "--server.address",
@@ -406,7 +410,7 @@ def start_streamlit(port: int, env: dict | None = None) -> subprocess.Popen:
             "--browser.gatherUsageStats",
             "false",
         ],
-        cwd=ROOT,
+        cwd=root,
         env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -465,8 +469,8 @@ def nginx_config(ports, listen_port: int) -> str:
 class Servers:
     """K streamlit servers (and nginx in front when asked), stopped on exit."""
 
-    def __init__(self, replicas: int, use_nginx: bool):
-        self.replicas, self.use_nginx = replicas, use_nginx
+    def __init__(self, replicas: int, use_nginx: bool, root: Path = ROOT, env: dict | None = None):
+        self.replicas, self.use_nginx, self.root, self.env = replicas, use_nginx, root, env
         self.processes: list[subprocess.Popen] = []
         self.nginx: subprocess.Popen | None = None
         self.prefix: str | None = None
@@ -475,7 +479,7 @@ class Servers:
         ports = [free_port() for _ in range(self.replicas)]
         try:
             for port in ports:
-                self.processes.append(start_streamlit(port))
+                self.processes.append(start_streamlit(port, self.env, self.root))
             for port in ports:
                 wait_healthy(f"http://127.0.0.1:{port}", self.processes)
             if self.use_nginx:
@@ -529,13 +533,14 @@ def ms(seconds: float) -> str:
 
 def table(rows: list[dict]) -> str:
     lines = [
-        "| scenario | sessions | reruns/s | p50 | p95 | p99 | errors | server CPU (cores) "
+        "| tree | scenario | sessions | reruns/s | p50 | p95 | p99 | errors | server CPU (cores) "
         "| CPU per rerun | peak RSS | load avg |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['scenario']} | {r['sessions']} | {r['reruns_s']:.1f} | {ms(r['p50'])} "
+            f"| {r.get('tree', '')} | {r['scenario']} | {r['sessions']} | {r['reruns_s']:.1f} "
+            f"| {ms(r['p50'])} "
             f"| {ms(r['p95'])} | {ms(r['p99'])} | {r['errors']} | {r['cpu_cores']:.2f} "
             f"| {r['cpu_ms_per_rerun']:.0f} ms | {r['rss_peak_mb']:.0f} MB | {r['load']} |"
         )
@@ -555,6 +560,13 @@ def main(argv=None) -> int:
     parser.add_argument("--url", help="an already running server (127.0.0.1 only)")
     parser.add_argument("--pid", type=int, action="append", default=[], help="its pid(s)")
     parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        help="app tree to serve (repeat to compare trees in one run, taking turns per size)",
+    )
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the servers")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args(argv)
     check_protocol()
@@ -565,39 +577,38 @@ def main(argv=None) -> int:
         parser.error("--url must be on 127.0.0.1")
     use_nginx = args.replicas > 1 if args.nginx is None else args.nginx
     rows = []
-    servers = Servers(args.replicas, use_nginx) if not args.url else None
-    with servers or _Nothing():
-        url = args.url or servers.url
-        pids = args.pid if args.url else servers.pids
+    env = dict(item.split("=", 1) for item in args.env)
+    roots = [Path(r).resolve() for r in args.root] or [ROOT]
+    with contextlib.ExitStack() as stack:
+        targets = []  # (name, url, pids)
+        if args.url:
+            targets.append(("given", args.url, args.pid))
+        for root in roots:
+            servers = stack.enter_context(Servers(args.replicas, use_nginx, root, env))
+            targets.append((root.name, servers.url, servers.pids))
         shown = "random"
         if args.scenario == "workshop":
             shown = ", ".join(v.label() for v in workshop_views())
         print(
             f"serve_load: {args.scenario}, {args.replicas if not args.url else '?'} replica(s)"
-            f"{' behind nginx' if use_nginx and not args.url else ''}, {url}, views: "
-            f"{shown}",
+            f"{' behind nginx' if use_nginx and not args.url else ''}, trees "
+            f"{', '.join(name for name, _, _ in targets)}, views: {shown}",
             flush=True,
         )
         for n in sizes:
-            row = asyncio.run(run_level(url, n, args.scenario, args, pids, args.seed + n))
-            row["replicas"] = args.replicas
-            rows.append(row)
-            print(table([row]).splitlines()[-1], flush=True)
-            for sample in row["error_samples"]:
-                print(f"    error: {sample}", flush=True)
+            for name, url, pids in targets:
+                row = asyncio.run(run_level(url, n, args.scenario, args, pids, args.seed + n))
+                row["replicas"] = args.replicas
+                row["tree"] = name
+                rows.append(row)
+                print(table([row]).splitlines()[-1], flush=True)
+                for sample in row["error_samples"]:
+                    print(f"    error: {sample}", flush=True)
     print()
     print(table(rows))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 1 if any(r["errors"] for r in rows) else 0
-
-
-class _Nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 if __name__ == "__main__":

@@ -16,14 +16,20 @@ import streamlit as st
 
 import posenc
 from posenc import spectrum
-from ui import controls, menu
+from ui import controls, figure_cache, menu
 from ui import story_data as data
-from ui.figures import story as figs
-from ui.figures import wavelengths as wl_figs
-from ui.figures.home import home_heatmap
+from ui.figures import home as home_figs
+from ui.figures import story as story_figs
+from ui.figures import wavelengths as wavelength_figs
 from ui.heatmap_data import table_grid
 from ui.i18n import t
 from ui.specs import story as specs
+
+# A room follows the presenter: every session on a step asks for the same figures.
+# Built once per process and language (ui/figure_cache.py, issue #23).
+figs = figure_cache.CachedModule(story_figs)
+wl_figs = figure_cache.CachedModule(wavelength_figs)
+home_heatmap = figure_cache.cached(home_figs.home_heatmap)
 
 STEPS = (
     "order", "naive", "binary", "smooth", "clock", "table",
