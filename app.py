@@ -21,13 +21,13 @@ st.page_link(
 )
 # The five source articles, named once: the pages call them by these short names.
 SOURCES = ("overview", "binary", "rope", "evolution", "gentle")
-with st.popover(t("home.sources"), icon=":material/menu_book:"):  # drawn when opened
-    st.markdown(t("home.sources_intro"))
-    st.markdown("\n".join(f"- {t(f'home.source_{name}')}" for name in SOURCES))
 
 
 def why() -> None:
-    """Why positions are needed, and the two naive codes (collapsed)."""
+    """The sources, why positions are needed and the two naive codes (folded)."""
+    with st.popover(t("home.sources"), icon=":material/menu_book:"):  # drawn when opened
+        st.markdown(t("home.sources_intro"))
+        st.markdown("\n".join(f"- {t(f'home.source_{name}')}" for name in SOURCES))
     with st.expander(t("home.why_header"), icon=":material/help:"):
         st.markdown(t("home.why"))
         st.subheader(t("home.naive_header"))
@@ -39,7 +39,7 @@ def why() -> None:
 
 
 # The story in one screen: why (collapsed), the table, what a good code needs. On a
-# projector or a phone the table comes first, the "why" under it.
+# projector or a phone the table comes first, the sources and the "why" under it.
 if not controls.compact():
     why()
 

@@ -34,6 +34,7 @@ for name, values in spec.PRESETS.items():
 sentence = controls.text_input(
     spec.SENTENCE, t("heatmap.sentence"), t("heatmap.sentence_help"),
     placeholder=t("heatmap.sentence_placeholder"),
+    container=st.sidebar if controls.compact() else st,  # projector, phone: the chart first
 )  # fmt: skip
 tokens, n_words = data.tokens(sentence)
 seq_len, d_model, base = controls.shared_controls(seq_len=not tokens)
@@ -49,9 +50,9 @@ words = {
 }
 height = controls.chart_height(460)
 
-if controls.presenting():  # 1.5x type: the checkbox goes under the layout radio
-    left, right = st.columns([1, 1.4])
-    middle = left
+if controls.compact():  # projector, phone: the layout above the chart, the framework aside
+    left = middle = st.container()
+    right = st.sidebar
 else:
     left, middle, right = st.columns([1.3, 1, 2.2])
 with left:

@@ -216,10 +216,12 @@ chart = controls.chart_height
 st.title(t("wavelengths.title"))
 with controls.lead():  # folded on a projector or a phone: the chart comes first
     st.markdown(t("wavelengths.intro"))
-preset_cols = (  # in presenter mode (1.5x type): the caption above, one button per row
-    [st] * 3 if controls.presenting() else st.columns([2, 3, 3], vertical_alignment="center")
-)
-preset_cols[0].caption(t("wavelengths.presets"))
+if controls.compact():  # a projector or a phone: one line, the chart within the screen
+    label = t("wavelengths.presets").rstrip(":：")
+    preset_cols = [st.popover(label, icon=":material/replay:")] * 3
+else:
+    preset_cols = st.columns([2, 3, 3], vertical_alignment="center")
+    preset_cols[0].caption(t("wavelengths.presets"))
 for column, name in zip(preset_cols[1:], ("003", "004"), strict=True):
     column.button(
         t(f"wavelengths.preset_{name}"),

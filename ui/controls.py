@@ -265,6 +265,35 @@ def fit_phone(fig):
         wanted = STACKED_TOP + 10
     if top < wanted:
         fig.update_layout(margin=dict(t=wanted), height=(fig.layout.height or 450) + wanted - top)
+    return square_on_phone(fig)
+
+
+# Width of a chart on a 390 px phone (Streamlit pads the page by 1 rem each side), and
+# the room a colour bar takes right of the plot (bar, tick labels, gaps).
+PHONE_CHART_WIDTH, COLORBAR_ROOM = 358, 80
+
+
+def square_on_phone(fig):
+    """A square heatmap (y scaled to x) on a phone: as tall as it is wide.
+
+    On a 358 px wide chart the square plot is ~220 px; in a taller figure Plotly
+    centres it in the height while the colour bar still spans the full height, twice
+    as tall as the plot. Lowering the figure makes the height the limit: bar = plot.
+    """
+    square = any(axis.scaleanchor for axis in fig.select_yaxes())
+    bars = [tr for tr in fig.data if tr.type == "heatmap" and tr.showscale is not False]
+    if not (square and bars and len(fig.layout.annotations) <= 1):
+        return fig
+    margin = fig.layout.margin
+    left = 80 if margin.l is None else margin.l
+    side = PHONE_CHART_WIDTH - left - max(margin.r or 0, COLORBAR_ROOM)
+    height = (
+        int(0.97 * side)
+        + (100 if margin.t is None else margin.t)
+        + (80 if margin.b is None else margin.b)
+    )
+    if height < (fig.layout.height or 450):
+        fig.update_layout(height=height)
     return fig
 
 

@@ -148,7 +148,8 @@ def presenter_style() -> None:
         "[data-testid=stMain] [data-testid=stMarkdownContainer] p,"
         " [data-testid=stMain] [data-testid=stMarkdownContainer] li {font-size: 1.25rem;}"
         "h1 {font-size: 3rem !important;} h2 {font-size: 2.2rem !important;}"
-        "[data-testid=stHeader] {display: none;}"
+        # The header stays (its button opens the sidebar, closed here), see-through.
+        "[data-testid=stHeader] {background: transparent;}"
         ".block-container {padding-top: 1rem; max-width: 100% !important;}"
         f"{PRESENTER_CSS}{NARROW_CSS}{TABLE_CSS}</style>"
     )

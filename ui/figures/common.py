@@ -221,11 +221,12 @@ def presenter_fonts(fig: go.Figure) -> go.Figure:
             height = (fig.layout.height or 450) + 70 - (margin.t or 0)
             fig.update_layout(margin_t=70, height=height)
     for axis in (*fig.select_xaxes(), *fig.select_yaxes()):
-        # Plotly draws a log axis's in-between labels (2, 5 between powers of ten) at
-        # 3/4 of the tick size: 24 px keeps them at 18.
-        least = tick * 4 // 3 if axis.type == "log" else tick
+        if axis.type == "log" and axis.dtick is None:
+            # Plotly labels 2 and 5 between powers of ten at 3/4 of the tick size (and
+            # at 18 px they ran into the powers' exponents): powers of ten only.
+            axis.update(dtick=1)
         axis.update(
-            tickfont_size=_at_least(axis.tickfont.size, least),
+            tickfont_size=_at_least(axis.tickfont.size, tick),
             title_font_size=_at_least(axis.title.font.size, title),
             automargin=True,
         )
