@@ -94,14 +94,20 @@ with tabs["learned"]:
         sin, mini = found["sinusoidal"], found["learned"]
         tables = [t(f"schemes.table_{name}") for name in data.TABLES]
         stacked = controls.stacked()
-        fig = figs.pca_figure(
-            [a.pca for a in found.values()], titles=tables, position=t("schemes.position"),
-            axis=t("schemes.pc"), stacked=stacked, height=controls.chart_height(400),
-            panel_height=controls.chart_height(320),
+        labels = [t(f"schemes.pca_{code}") for code in sp.PCA.options]
+        dims = controls.choice(sp.PCA, t("schemes.pca"), t("schemes.pca_help"), labels=labels)
+        three = dims == "3d"
+        build = figs.pca3_figure if three else figs.pca_figure
+        fig = build(
+            [a.pca[:, : 3 if three else 2] for a in found.values()], titles=tables,
+            position=t("schemes.position"), axis=t("schemes.pc"), stacked=stacked,
+            height=controls.chart_height(460 if three else 400),
+            panel_height=controls.chart_height(380 if three else 320),
         )  # fmt: skip
         controls.plot(fig, "sc_pca_chart")
-        sin_pc, mini_pc = (percent(float(a.explained.sum())) for a in (sin, mini))
-        step = float(dominant_frequencies(mini.pca)[0])  # how fast MiniLM's PC plane turns
+        shares = (float(a.explained[: 3 if three else 2].sum()) for a in (sin, mini))
+        sin_pc, mini_pc = (percent(x) for x in shares)
+        step = float(dominant_frequencies(mini.pca[:, :2])[0])  # how fast MiniLM's PC plane turns
         turn = dict(step=f"{step:.2f}", period=f"{2 * np.pi / step:.1f}")
         st.caption(t("schemes.pca_notice", sin_pc=sin_pc, mini_pc=mini_pc, **turn))
         st.latex(FORMULAS["gram"])

@@ -182,3 +182,13 @@ def test_chinese_page_runs_on_every_tab():
     for name in sp.TAB_NAMES:
         at = run_page_on_tab(PAGE, sp, {"lang": "zh"}, name, TIMEOUT)
         assert at.get("plotly_chart") or name == "properties"
+
+
+def test_three_components_draw_3d_scenes_and_quote_three_components_share():
+    at = run_page_on_tab(PAGE, sp, {"sc_pca": "3d"}, "learned", TIMEOUT)
+    fig = chart(at, "sc_pca_chart")
+    assert [trace["type"] for trace in fig["data"]] == ["scatter3d", "scatter3d"]
+    mini = posenc.learned_position_embeddings(data.LEARNED).astype(np.float64)
+    share = row_pca(mini, 3)[1].sum()
+    assert any(f"hold {share:.1%} of the variance" in c for c in captions(at))
+    np.testing.assert_allclose(decode(fig["data"][1]["z"]), row_pca(mini, 3)[0][:, 2], rtol=1e-6)

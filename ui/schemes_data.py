@@ -128,8 +128,8 @@ def matrices(head_dim: int, length: int) -> dict[str, np.ndarray]:
 
 
 class TableAnalysis(NamedTuple):
-    pca: np.ndarray  # (L, 2) row coordinates
-    explained: np.ndarray  # variance share of the 2 components
+    pca: np.ndarray  # (L, 3) row coordinates
+    explained: np.ndarray  # variance share of the 3 components
     gram: Grid  # P P^T / mean |P_p|^2, block means
     toeplitz: float  # toeplitz_deviation of P P^T
     shift: float  # shift_residual(P, 1).residual
@@ -141,7 +141,7 @@ class TableAnalysis(NamedTuple):
 def analysis(name: str) -> TableAnalysis:
     """The five measurements of ``posenc.tables`` for the sinusoid or MiniLM's table."""
     table = learned_table(name)
-    coords, explained = row_pca(table, 2)
+    coords, explained = row_pca(table, 3)
     gram = table @ table.T
     scaled = gram / np.mean(np.diag(gram))
     grid = downsample(scaled, GRAM_SIDE, GRAM_SIDE)

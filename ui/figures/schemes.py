@@ -166,6 +166,44 @@ def pca_figure(
     return style(fig, height=height)
 
 
+def pca3_figure(
+    coords: Sequence[np.ndarray],
+    *,
+    titles: Sequence[str],
+    position: str,
+    axis: str,
+    stacked: bool,
+    height: int = 460,
+    panel_height: int = 380,
+) -> go.Figure:
+    """Rows in their first three principal components, one 3-D scene per table."""
+    n = len(coords)
+    grid = dict(rows=n, cols=1) if stacked else dict(rows=1, cols=n)
+    kinds = [[{"type": "scene"}] for _ in range(n)] if stacked else [[{"type": "scene"}] * n]
+    fig = make_subplots(**grid, specs=kinds, subplot_titles=list(titles))
+    for k, xyz in enumerate(coords, start=1):
+        positions = np.arange(xyz.shape[0])
+        fig.add_trace(
+            go.Scatter3d(
+                x=xyz[:, 0], y=xyz[:, 1], z=xyz[:, 2], mode="lines+markers",
+                line=dict(color="rgba(120,120,120,0.35)", width=1),
+                marker=dict(size=2, color=positions, colorscale="Viridis",
+                            showscale=k == n, colorbar=dict(title=position, thickness=12)),
+                customdata=positions, showlegend=False,
+                hovertemplate=f"{position} %{{customdata}}<extra></extra>",
+            ),
+            **cell(k, stacked),
+        )  # fmt: skip
+    titles3 = {
+        f"{name}axis": dict(title=dict(text=f"{axis} {i}")) for i, name in enumerate("xyz", 1)
+    }
+    fig.update_scenes(**titles3)
+    fig.update_annotations(font_size=13)
+    if stacked:
+        return style_stacked(fig, n, panel_height)
+    return style(fig, height=height)
+
+
 def gram_figure(
     grids: Sequence[Grid],
     *,

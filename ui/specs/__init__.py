@@ -76,6 +76,7 @@ LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
     "sc_head_dim": (("schemes.head_dim", {}),),
     "sc_train": (("schemes.train", {}),),
     "sc_len": (("schemes.length", {}),),
+    "sc_pca": (("schemes.pca", {}),),
     "step": (("story.step", {}),),
     **{key: ((f"story.{key[len('story_'):]}", {}),) for key in _STORY},
     **{

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ui.params import IntParam
+from ui.params import ChoiceParam, IntParam
 from ui.specs import tab_param
 
 # Above the tabs: the model every scheme is drawn for.
@@ -11,8 +11,11 @@ TRAIN = IntParam("sc_train", 16, 2048, 512, step=16)
 # Tab "matrix": positions 0 .. LENGTH - 1.
 LENGTH = IntParam("sc_len", 8, 128, 64, step=8)
 
+# Tab "learned": the rows in 2 or 3 principal components.
+PCA = ChoiceParam("sc_pca", ("2d", "3d"), "2d")
+
 # Tabs run lazily; the open tab is kept in the URL under its code.
 TAB_NAMES = ("distance", "matrix", "properties", "learned")
 TAB = tab_param("sc_tab", "schemes", TAB_NAMES)
 
-SPECS = (HEAD_DIM, TRAIN, LENGTH, TAB)
+SPECS = (HEAD_DIM, TRAIN, LENGTH, PCA, TAB)
