@@ -6,7 +6,7 @@ import streamlit as st
 import posenc
 from posenc import criteria
 from ui import binary_loops as loops
-from ui import controls, export
+from ui import controls, export, grab
 from ui.binary_data import (
     counter_curves,
     criteria_rows,
@@ -190,6 +190,11 @@ def steps_tab() -> None:
         st.caption(t("binary.steps_none", k=k))
 
 
+def show_steps() -> None:
+    """After a click on a diagonal n - m = k of the distance matrix: its steps, at k."""
+    controls.open_tab(TAB, "binary", "steps")
+
+
 def distance_tab() -> None:
     """The distance matrix of one scheme."""
     st.subheader(t("binary.distance_header"))
@@ -202,11 +207,16 @@ def distance_tab() -> None:
     )
     shown = min(seq_len, MAX_DISTANCE)
     grid = distance_grid(scheme, seq_len, d_model, base, shown)
+    hover = (
+        f"{position} m %{{customdata[1]}}<br>{position} n %{{customdata[2]}}<br>"
+        f"%{{customdata[3]:.4g}}<br>{t('binary.pick_k')} = %{{customdata[0]}}<extra></extra>"
+    )
     fig = figs.distance_figure(
         grid, x_title=f"{position} n", y_title=f"{position} m", value_title="‖e(m) − e(n)‖",
-        height=controls.chart_height(520),
+        height=controls.chart_height(520), pick_offsets=K.maximum, pick_hover=hover,
     )  # fmt: skip
-    controls.plot(fig, "bin_distance")
+    grab.plot(fig, "bin_distance", K, then=show_steps)
+    st.caption(t("binary.distance_pick"))
     view_notes(grid, shown, shown, "binary.distance_capped")
     dip = first_distance_dip(d_model, base, shown)
     if dip is None:

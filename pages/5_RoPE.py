@@ -145,7 +145,10 @@ with tabs["pair"]:
         )
         left, right = controls.beside([3, 2])
         fig = figs.pair_figure(ps, labels=names, height=controls.chart_height(460))
+        frames = data.pair_frames(*model, layout, *content, pair, m, n)
+        figs.animate_pair(fig, frames, play=t("rope.pair_play"), pause=t("rope.pair_pause"))
         controls.plot(fig, "rope_pair_chart", left)
+        left.caption(t("rope.pair_animation"))
         for key in ("measured", "score"):
             right.metric(t(f"rope.pair_{key}"), f"{ps[key]:.6f}", help=t(f"rope.pair_{key}_help"))
         st.caption(t("rope.pair_notice", j=j, dim1=dim1, dim2=dim2, theta=f"{ps['theta']:.6g}"))

@@ -49,3 +49,23 @@ def test_clicking_a_similarity_row_sets_the_reference_position(server, page):
     assert float(box_value) == 30
     assert not page.locator("[data-testid=stException]").count()
     assert not real_errors(page), real_errors(page)
+
+
+def test_clicking_near_a_distance_diagonal_sets_k_and_opens_the_step_distances(server, page):
+    # A picker whose points carry rows of a 2-D customdata: the browser sends each row
+    # as {"0": k, "1": m, ...}, not as a list (AppTest cannot tell).
+    page.goto(f"{server.url}/Binary_vs_sinusoid?bin_tab=distance")
+    wait_for_app(page)
+    page.wait_for_selector(".js-plotly-plot .nsewdrag")
+    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+    box = plot_box(page)
+    x, y = box["x"] + box["width"] * 25.5 / 50, box["y"] + box["height"] * 20.5 / 50
+    page.mouse.move(x, y)  # near the point (m, n) = (19, 25) of the diagonal k = 6
+    page.wait_for_timeout(300)
+    page.mouse.click(x, y)
+    page.wait_for_function("() => location.search.includes('bin_k=6')", timeout=30_000)
+    assert "bin_tab=steps" in page.evaluate("() => location.search")
+    wait_for_app(page)
+    slider = page.get_by_role("slider", name="Offset k")
+    assert slider.input_value() == "6"  # the slider shows the picked k
+    assert not page.locator("[data-testid=stException]").count()

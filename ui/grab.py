@@ -37,6 +37,8 @@ def picked(state, curves) -> float | None:
         value = point.get("customdata")
         if isinstance(value, list):
             value = value[0] if value else None
+        elif isinstance(value, dict):  # a row of a 2-D typed array arrives as {"0": v, ...}
+            value = value.get("0")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
         if math.isfinite(value):

@@ -407,3 +407,27 @@ def pair_state(head_dim, base, layout, kind, text, seed, pair, m, n) -> dict:
 def _wrap(angle: float) -> float:
     """Angle in (-pi, pi]."""
     return float(math.pi - (math.pi - angle) % (2 * math.pi))
+
+
+# The pair view's animation: this many steps with m - n fixed, then as many moving m alone.
+ANIMATION_STEPS = 12
+
+
+def animation_positions(m: int, n: int, steps: int = ANIMATION_STEPS, top: int = 4095):
+    """(m, n) of each frame: first both move by one position a frame (m - n fixed), then
+    m alone (m - n grows by one a frame). Frame 0 is (m, n). A move that would leave
+    ``0 .. top`` goes the other way."""
+    together = 1 if max(m, n) + 2 * steps <= top else -1
+    frames = [(m + together * s, n + together * s) for s in range(steps + 1)]
+    m1, n1 = frames[-1]
+    alone = 1 if m1 + steps <= top else -1
+    return frames + [(m1 + alone * s, n1) for s in range(1, steps + 1)]
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def pair_frames(head_dim, base, layout, kind, text, seed, pair, m, n) -> list[dict]:
+    """:func:`pair_state` at every (m, n) of :func:`animation_positions`."""
+    return [
+        pair_state(head_dim, base, layout, kind, text, seed, pair, a, b) | {"m": a, "n": b}
+        for a, b in animation_positions(m, n)
+    ]

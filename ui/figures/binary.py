@@ -12,6 +12,7 @@ from plotly.subplots import make_subplots
 
 from posenc.criteria import Criteria, Pair
 from ui.figures.common import COLORSCALE, Grid, cell, heatmap, panels, style, style_stacked
+from ui.figures.pick import mark
 
 # Points per line beyond which a curve is reduced to its min/max envelope.
 MAX_LINE_POINTS = 5000
@@ -337,10 +338,13 @@ def distance_figure(
     value_title: str,
     title: str | None = None,
     height: int = 480,
+    pick_offsets: int = 0,
+    pick_hover: str | None = None,
 ) -> go.Figure:
     """``||e(m) - e(n)||`` (block means when large), 0 dark, far apart bright; the
     colour bar titled ``value_title``, beside the plot (the plot fills the width: a
-    square plot left the bar ~200 px away at the figure's right edge)."""
+    square plot left the bar ~200 px away at the figure's right edge). ``pick_offsets``:
+    a click near a diagonal n - m = k <= pick_offsets picks k (:func:`offset_picker`)."""
     top = float(grid.z.max()) or 1.0
     fig, _ = heatmap(
         grid,
@@ -354,6 +358,38 @@ def distance_figure(
         hovertemplate=f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>%{{z:.4g}}<extra></extra>",
     )
     fig.update_traces(colorbar=dict(title=dict(text=value_title, side="right")))
+    if pick_offsets:
+        offset_picker(fig, grid, pick_offsets, hover=pick_hover or "")
+    return fig
+
+
+def offset_picker(fig: go.Figure, grid: Grid, largest: int, *, hover: str, samples: int = 24):
+    """Points a click picks on the diagonals n - m = k > 0 of ``grid`` (k up to
+    ``largest``, a multiple of the block size when downsampled), at most ``samples`` per
+    diagonal, each carrying (k, m, n, value) for its hover text (``hover``: a template of
+    ``customdata``). Near such a point the pointer hovers it, elsewhere the heatmap."""
+    size = grid.z.shape[0]
+    step = grid.row_step
+    ks, ms, ns, values = [], [], [], []
+    for d in range(1, min(size - 1, largest // step) + 1):
+        rows = np.unique(np.linspace(0, size - 1 - d, samples).round().astype(int))
+        ks += [d * step] * rows.size
+        ms += grid.rows[rows].tolist()
+        ns += grid.cols[rows + d].tolist()
+        values += grid.z[rows, rows + d].tolist()
+    if not ks:
+        return fig
+    trace = go.Scatter(
+        x=ns,
+        y=ms,
+        customdata=np.column_stack([ks, ms, ns, values]),
+        mode="markers",
+        marker=dict(size=6, opacity=0),
+        hovertemplate=hover,
+        showlegend=False,
+    )
+    mark(trace)
+    fig.add_trace(trace)
     return fig
 
 

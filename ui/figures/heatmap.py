@@ -306,7 +306,7 @@ def similarity_figure(
             line=dict(color="black", width=1, dash="dot"),
         )  # fmt: skip
     if pickable:  # a click on a row picks m (ui.grab): each row's first position
-        hover = f"%{{y}}<br>{words['pick_row']}<extra></extra>"
+        hover = f"m = %{{customdata}}<br>{words['pick_row']}<extra></extra>"
         row_picker(fig, y, [a for a, _ in spans(grid.rows, grid.row_step)], hover=hover)
     return style(fig, height=height)
 

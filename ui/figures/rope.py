@@ -165,6 +165,60 @@ def pair_figure(state: Mapping, *, labels: Mapping[str, str], height: int = 460)
     return style(fig, height=height)
 
 
+def _readout(state: Mapping) -> str:
+    m, n = state["m"], state["n"]
+    return f"m = {m}, n = {n}, m − n = {m - n}<br>⟨qₘ, kₙ⟩ = {state['score']:.6f}"
+
+
+def animate_pair(
+    fig: go.Figure, states: Sequence[Mapping], *, play: str, pause: str, frame_ms: int = 400
+) -> go.Figure:
+    """Frames of :func:`pair_figure`'s rotated arrows over ``states`` (``pair_state`` at
+    each frame's ``m`` and ``n``; frame 0 is the static view), with a play button and a
+    slider; a readout in the corner gives m, n, m - n and the score of each frame."""
+    moving = [i for i, trace in enumerate(fig.data) if trace.mode == "lines+markers"][2:]
+    radius = fig.layout.xaxis.range[1]
+    fig.add_trace(
+        go.Scatter(
+            x=[-0.97 * radius], y=[0.97 * radius], mode="text", text=[_readout(states[0])],
+            textposition="bottom right", hoverinfo="skip", showlegend=False,
+        )
+    )  # fmt: skip
+    readout = len(fig.data) - 1
+    frames, steps = [], []
+    for state in states:
+        name = f"m = {state['m']}, n = {state['n']}"
+        data = [go.Scatter(x=[0.0, float(v[0])], y=[0.0, float(v[1])]) for v in
+                (state["q_m"], state["k_n"])]  # fmt: skip
+        data.append(go.Scatter(text=[_readout(state)]))
+        frames.append(go.Frame(name=name, data=data, traces=[*moving, readout]))
+        still = dict(
+            mode="immediate", frame=dict(duration=0, redraw=False), transition=dict(duration=0)
+        )
+        gap = str(state["m"] - state["n"])  # the slider's ticks: m - n, fixed then growing
+        steps.append(dict(label=gap, method="animate", args=[[name], still]))
+    fig.frames = frames
+    run = dict(frame=dict(duration=frame_ms, redraw=False), transition=dict(duration=0),
+               fromcurrent=True, mode="immediate")  # fmt: skip
+    stop = dict(frame=dict(duration=0, redraw=False), transition=dict(duration=0), mode="immediate")
+    fig.update_layout(
+        updatemenus=[
+            dict(
+                type="buttons", direction="left", x=0, y=-0.12, xanchor="left", yanchor="top",
+                showactive=False,
+                buttons=[dict(label="▶ " + play, method="animate", args=[None, run]),
+                         dict(label="❚❚ " + pause, method="animate", args=[[None], stop])],
+            )
+        ],
+        sliders=[
+            dict(active=0, x=0, len=1, y=-0.12, yanchor="top", pad=dict(t=50),
+                 currentvalue=dict(visible=False), steps=steps, transition=dict(duration=0))
+        ],
+    )  # fmt: skip
+    fig.update_layout(margin=dict(b=170), height=(fig.layout.height or 460) + 120)
+    return fig
+
+
 def _style_of(key, index: int) -> tuple[str, str]:
     return METHOD_STYLE.get(key, (PALETTE[index % len(PALETTE)], DASHES[index % len(DASHES)]))
 

@@ -76,6 +76,8 @@ TEXTS = {
     "binary.distance_intro": "Every pair of positions at once. A shift-invariant code shows bands parallel to the diagonal: the distance depends on m − n only.",
     "binary.scheme": "Scheme",
     "binary.scheme_help": "Which encoding's distance matrix to show: the integer index, the normalised index, the binary counter, sines with ω = 1/2ʲ, or sin/cos pairs.",
+    "binary.pick_k": "click: step distances at k = n − m",
+    "binary.distance_pick": "Click a cell near the diagonal: its offset n − m becomes k, and Step distance draws that diagonal for every scheme.",
     "binary.distance_notice": "The sinusoid's matrix is constant along every diagonal and grows away from it, but not monotonically: ‖PE(0) − PE(k)‖ first falls at k = {dip} (d = {d}, b = {base}). Binary's is a patchwork of blocks, sin 1/2ʲ's has dark streaks away from the diagonal: far-apart positions that nearly collide.",
     "binary.distance_notice_rising": "The sinusoid's matrix is constant along every diagonal; over these {shown} positions ‖PE(0) − PE(k)‖ rises with k, though not for ever: it falls back farther out. Binary's is a patchwork of blocks, sin 1/2ʲ's has dark streaks away from the diagonal: far-apart positions that nearly collide.",
     "binary.distance_capped": "The matrix shows the first {shown} of the {total} positions (their distances computed at L = {total}); the download holds these exact distances.",

@@ -76,6 +76,8 @@ TEXTS = {
     "binary.distance_intro": "一次看所有位置对。平移不变的编码会出现与对角线平行的条带：距离只取决于 m − n。",
     "binary.scheme": "方案",
     "binary.scheme_help": "显示哪种编码的距离矩阵：整数下标、归一化下标、二进制计数器、ω = 1/2ʲ 的正弦，或 sin/cos 对。",
+    "binary.pick_k": "点击：相邻距离取 k = n − m",
+    "binary.distance_pick": "点击对角线附近的格子：它的偏移 n − m 成为 k，“相邻距离”页画出各方案的这条对角线。",
     "binary.distance_notice": "正弦编码的矩阵沿每条对角线不变，离对角线越远越大，但并不单调：‖PE(0) − PE(k)‖ 在 k = {dip} 处第一次变小（d = {d}，b = {base}）。二进制的是一块块拼起来的；sin 1/2ʲ 的在远离对角线处有暗色条纹：相距很远却几乎重合的位置。",
     "binary.distance_notice_rising": "正弦编码的矩阵沿每条对角线不变；在这 {shown} 个位置内 ‖PE(0) − PE(k)‖ 随 k 增大，但不会一直增大：更远处会回落。二进制的是一块块拼起来的；sin 1/2ʲ 的在远离对角线处有暗色条纹：相距很远却几乎重合的位置。",
     "binary.distance_capped": "矩阵只显示 {total} 个位置中的前 {shown} 个（距离按 L = {total} 计算）；下载的就是这些精确距离。",
