@@ -146,7 +146,9 @@ with tabs["pair"]:
         left, right = controls.beside([3, 2])
         fig = figs.pair_figure(ps, labels=names, height=controls.chart_height(460))
         frames = data.pair_frames(*model, layout, *content, pair, m, n)
-        figs.animate_pair(fig, frames, play=t("rope.pair_play"), pause=t("rope.pair_pause"))
+        legend = (t("rope.pair_q_m", m="{m}"), t("rope.pair_k_n", n="{n}"))  # per frame
+        play = dict(play=t("rope.pair_play"), pause=t("rope.pair_pause"), names=legend)
+        figs.animate_pair(fig, frames, **play)
         controls.plot(fig, "rope_pair_chart", left)
         left.caption(t("rope.pair_animation"))
         for key in ("measured", "score"):

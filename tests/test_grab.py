@@ -235,6 +235,10 @@ def test_rope_animation_keeps_the_score_while_m_minus_n_is_fixed_then_changes_it
         assert f"⟨qₘ, kₙ⟩ = {score:.6f}" in frame["data"][2]["text"][0]
         scores.append(score)
         gaps.append(m - n)
+        assert [d["name"] for d in frame["data"][:2]] == [
+            f"q rotated to m = {m}",
+            f"k rotated to n = {n}",
+        ]  # the legend follows the frame
     fixed = [s for s, g in zip(scores, gaps, strict=True) if g == 4]
     assert len(fixed) == 13 and max(fixed) - min(fixed) < 1e-12  # m - n = 4 throughout
     assert len(set(gaps)) == 13 and max(scores) - min(scores) > 0.1  # then m - n grows

@@ -171,11 +171,18 @@ def _readout(state: Mapping) -> str:
 
 
 def animate_pair(
-    fig: go.Figure, states: Sequence[Mapping], *, play: str, pause: str, frame_ms: int = 400
+    fig: go.Figure,
+    states: Sequence[Mapping],
+    *,
+    play: str,
+    pause: str,
+    names: tuple[str, str] | None = None,
+    frame_ms: int = 400,
 ) -> go.Figure:
     """Frames of :func:`pair_figure`'s rotated arrows over ``states`` (``pair_state`` at
     each frame's ``m`` and ``n``; frame 0 is the static view), with a play button and a
-    slider; a readout in the corner gives m, n, m - n and the score of each frame."""
+    slider; a readout in the corner gives m, n, m - n and the score of each frame.
+    ``names``: the legend names of the two rotated arrows, templates of ``{m}``, ``{n}``."""
     moving = [i for i, trace in enumerate(fig.data) if trace.mode == "lines+markers"][2:]
     radius = fig.layout.xaxis.range[1]
     fig.add_trace(
@@ -190,17 +197,19 @@ def animate_pair(
         name = f"m = {state['m']}, n = {state['n']}"
         data = [go.Scatter(x=[0.0, float(v[0])], y=[0.0, float(v[1])]) for v in
                 (state["q_m"], state["k_n"])]  # fmt: skip
+        for trace, label in zip(data, names or (), strict=False):
+            trace.name = label.format(m=state["m"], n=state["n"])
         data.append(go.Scatter(text=[_readout(state)]))
         frames.append(go.Frame(name=name, data=data, traces=[*moving, readout]))
         still = dict(
-            mode="immediate", frame=dict(duration=0, redraw=False), transition=dict(duration=0)
+            mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0)
         )
         gap = str(state["m"] - state["n"])  # the slider's ticks: m - n, fixed then growing
         steps.append(dict(label=gap, method="animate", args=[[name], still]))
     fig.frames = frames
-    run = dict(frame=dict(duration=frame_ms, redraw=False), transition=dict(duration=0),
+    run = dict(frame=dict(duration=frame_ms, redraw=True), transition=dict(duration=0),
                fromcurrent=True, mode="immediate")  # fmt: skip
-    stop = dict(frame=dict(duration=0, redraw=False), transition=dict(duration=0), mode="immediate")
+    stop = dict(frame=dict(duration=0, redraw=True), transition=dict(duration=0), mode="immediate")
     fig.update_layout(
         updatemenus=[
             dict(
