@@ -165,7 +165,7 @@ def naive(lead) -> Deeper:
         codes, length, short, t, height=controls.chart_height(340), stacked=_stacked()
     )
     _plot(fig, "naive")
-    st.latex(r"PE_p = \frac{p}{L-1} \qquad\text{or}\qquad PE_p = p")
+    st.latex(r"PE_p = \frac{p}{L-1} \qquad\qquad PE_p = p")
     return Deeper("binary", "bin_tab", "criteria", {"seq_len": str(length)})
 
 
