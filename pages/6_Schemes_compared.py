@@ -5,8 +5,8 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from posenc.tables import dominant_frequencies, toeplitz_deviation
-from ui import controls, export
+from posenc.tables import toeplitz_deviation
+from ui import controls, export, schemes_learned
 from ui import schemes_data as data
 from ui.figures import schemes as figs
 from ui.i18n import t
@@ -27,10 +27,6 @@ FORMULAS = {  # shared by both languages
     "gram": r"G = P P^\top,\qquad \frac{\lVert G - \mathcal{T}(G)\rVert_F}{\lVert G\rVert_F},"
     r"\qquad \min_W \frac{\lVert P_{p} W - P_{p+1}\rVert_F}{\lVert P_{p+1}\rVert_F}",
 }
-
-
-def percent(x: float) -> str:
-    return f"{x:.1%}" if x >= 1e-3 else f"{x:.1e}"
 
 
 st.title(t("schemes.title"))
@@ -71,7 +67,12 @@ with tabs["matrix"]:
             panel_height=controls.chart_height(300),
         )  # fmt: skip
         controls.plot(fig, "sc_matrix_chart")
-        st.caption(t("schemes.matrix_notice", dev=percent(toeplitz_deviation(mats["learned"]))))
+        st.caption(
+            t(
+                "schemes.matrix_notice",
+                dev=schemes_learned.percent(toeplitz_deviation(mats["learned"])),
+            )
+        )
         st.caption(t("schemes.matrix_how"))
         with controls.notes():
             st.markdown(t("schemes.matrix_notes"))
@@ -90,61 +91,4 @@ with tabs["properties"]:
 
 with tabs["learned"]:
     if tabs["learned"].open:
-        found = {name: data.analysis(name) for name in data.TABLES}
-        sin, mini = found["sinusoidal"], found["learned"]
-        tables = [t(f"schemes.table_{name}") for name in data.TABLES]
-        stacked = controls.stacked()
-        labels = [t(f"schemes.pca_{code}") for code in sp.PCA.options]
-        dims = controls.choice(sp.PCA, t("schemes.pca"), t("schemes.pca_help"), labels=labels)
-        three = dims == "3d"
-        build = figs.pca3_figure if three else figs.pca_figure
-        fig = build(
-            [a.pca[:, : 3 if three else 2] for a in found.values()], titles=tables,
-            position=t("schemes.position"), axis=t("schemes.pc"), stacked=stacked,
-            height=controls.chart_height(460 if three else 400),
-            panel_height=controls.chart_height(380 if three else 320),
-        )  # fmt: skip
-        controls.plot(fig, "sc_pca_chart")
-        shares = (float(a.explained[: 3 if three else 2].sum()) for a in (sin, mini))
-        sin_pc, mini_pc = (percent(x) for x in shares)
-        step = float(dominant_frequencies(mini.pca[:, :2])[0])  # how fast MiniLM's PC plane turns
-        turn = dict(step=f"{step:.2f}", period=f"{2 * np.pi / step:.1f}")
-        st.caption(t("schemes.pca_notice", sin_pc=sin_pc, mini_pc=mini_pc, **turn))
-        st.latex(FORMULAS["gram"])
-        short = [t(f"schemes.short_{name}") for name in data.TABLES]
-        for key, values in (("toeplitz", [a.toeplitz for a in found.values()]),
-                            ("shift", [a.shift for a in found.values()])):  # fmt: skip
-            for col, name, value in zip(controls.cells(2), short, values, strict=True):
-                label = t(f"schemes.metric_{key}", name=name)
-                col.metric(label, percent(value), help=t(f"schemes.metric_{key}_help"))
-        gram = figs.gram_figure(
-            [a.gram for a in found.values()], titles=tables, x_title=t("schemes.position"),
-            y_title=t("schemes.position"), stacked=stacked, height=controls.chart_height(380),
-            panel_height=controls.chart_height(300),
-        )  # fmt: skip
-        controls.plot(gram, "sc_gram_chart")
-        mini_toe, mini_shift = percent(mini.toeplitz), percent(mini.shift)
-        st.caption(t("schemes.gram_notice", mini_toe=mini_toe, mini_shift=mini_shift))
-        omega = data.sinusoid_omega()
-        freq = figs.frequency_figure(
-            {name: a.frequencies for name, a in found.items()}, omega, names=NAMES,
-            omega_name=t("schemes.omega"), x_title=t("schemes.column"),
-            y_title=t("schemes.frequency"), height=controls.chart_height(380),
-        )  # fmt: skip
-        controls.plot(freq, "sc_freq_chart")
-        slowest = 2 * np.pi / mini.cosine.size
-        slow = int(np.count_nonzero(np.isclose(mini.frequencies, slowest)))
-        st.caption(t("schemes.freq_notice", slow=slow, cols=mini.frequencies.size))
-        cosine = figs.cosine_figure(
-            {name: a.cosine for name, a in found.items()}, names=NAMES,
-            x_title=t("schemes.cos_distance"), y_title=t("schemes.cosine"),
-            height=controls.chart_height(340),
-        )  # fmt: skip
-        controls.plot(cosine, "sc_cos_chart")
-        near = {f"{key}{r}": f"{a.cosine[r]:.2f}" for key, a in (("sin", sin), ("mini", mini))
-                for r in (1, 100)}  # fmt: skip
-        st.caption(t("schemes.cos_notice", **near))
-        with controls.notes():
-            sha = posenc.learned_provenance(data.LEARNED)["data_sha256"]
-            st.markdown(t("schemes.learned_notes", sha=sha))
-        export.offer("schemes_learned", fig)
+        schemes_learned.tab(FORMULAS["gram"])

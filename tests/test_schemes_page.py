@@ -192,3 +192,49 @@ def test_three_components_draw_3d_scenes_and_quote_three_components_share():
     share = row_pca(mini, 3)[1].sum()
     assert any(f"hold {share:.1%} of the variance" in c for c in captions(at))
     np.testing.assert_allclose(decode(fig["data"][1]["z"]), row_pca(mini, 3)[0][:, 2], rtol=1e-6)
+
+
+def test_an_uploaded_table_is_measured_like_the_others():
+    """The upload path's computation: the same posenc measurements on the first rows."""
+    rng = np.random.default_rng(3)
+    table = rng.standard_normal((data.UPLOAD_ROWS + 50, 8)).astype(np.float32)
+    assert data.usable(table)
+    result = data.upload_analysis(table)  # no session upload: computed, not kept
+    rows = table[: data.UPLOAD_ROWS].astype(np.float64)
+    assert result.pca.shape == (data.UPLOAD_ROWS, 3)
+    assert result.toeplitz == pytest.approx(toeplitz_deviation(rows @ rows.T))
+    assert result.shift == pytest.approx(shift_residual(rows, 1).residual)
+    assert not data.usable(table[:3]) and not data.usable(table[:, :2])
+    assert not data.usable(np.vstack([table[:10], np.zeros((1, 8))]))
+
+
+@pytest.mark.browser
+def test_an_uploaded_table_joins_the_learned_tab_in_the_browser(server, page):
+    import io
+    import re
+
+    from conftest import real_errors, wait_for_app
+
+    good = np.random.default_rng(0).standard_normal((60, 32)).astype(np.float32)
+    buffer = io.BytesIO()
+    np.save(buffer, good)
+    page.goto(server.url + "/Schemes_compared?sc_tab=learned")
+    wait_for_app(page)
+    page.wait_for_selector("[data-testid=stPlotlyChart]")
+    page.get_by_role("button", name=re.compile("Compare with your embeddings")).click()
+    page.locator("input[type=file]").set_input_files(
+        files=[
+            {
+                "name": "mine.npy",
+                "mimeType": "application/octet-stream",
+                "buffer": buffer.getvalue(),
+            }
+        ]
+    )
+    page.wait_for_timeout(500)
+    wait_for_app(page)
+    title = text("en", "schemes.table_upload", rows=60)
+    page.wait_for_function(f"() => document.body.innerText.includes({title!r})", timeout=60_000)
+    assert page.locator("[data-testid=stMetric]").count() == 6  # 3 tables x 2 measures
+    assert page.locator("[data-testid=stException]").count() == 0
+    assert real_errors(page) == []

@@ -41,6 +41,8 @@ CURVES = ("nope", "sinusoidal", "learned", "alibi", "rope", "xpos", "partial", "
 MATRICES = ("t5", "alibi", "rope", "xpos", "learned")
 TABLES = ("sinusoidal", "learned")
 GRAM_SIDE = 128  # the Gram matrices are drawn as block means on at most this many cells
+UPLOAD_ROWS = 1024  # an uploaded table is measured on its first rows (Gram: 1024^2)
+UPLOAD_STATE = "sc_upload_analysis"  # session_state: (file id, analysis) of the upload
 
 
 def padded(inv_freq: np.ndarray, head_dim: int) -> np.ndarray:
@@ -140,7 +142,33 @@ class TableAnalysis(NamedTuple):
 @st.cache_data(max_entries=4, show_spinner=False)
 def analysis(name: str) -> TableAnalysis:
     """The five measurements of ``posenc.tables`` for the sinusoid or MiniLM's table."""
-    table = learned_table(name)
+    return analyse(learned_table(name))
+
+
+def upload_analysis(matrix: np.ndarray) -> TableAnalysis:
+    """:func:`analyse` of this session's uploaded table (its first ``UPLOAD_ROWS`` rows),
+    computed once per file and kept with the session, never in a process-wide cache."""
+    from ui.learned import STATE_KEY
+
+    parsed = st.session_state.get(STATE_KEY)
+    file_id = parsed.file_id if parsed is not None and parsed.matrix is matrix else None
+    kept = st.session_state.get(UPLOAD_STATE)
+    if file_id is not None and kept is not None and kept[0] == file_id:
+        return kept[1]
+    result = analyse(np.asarray(matrix[:UPLOAD_ROWS], dtype=np.float64))
+    if file_id is not None:
+        st.session_state[UPLOAD_STATE] = (file_id, result)
+    return result
+
+
+def usable(matrix: np.ndarray) -> bool:
+    """An uploaded table the analysis can measure: >= 4 rows, >= 3 columns, rows not 0."""
+    rows = matrix[:UPLOAD_ROWS]
+    return rows.shape[0] >= 4 and rows.shape[1] >= 3 and bool(np.all(np.any(rows != 0, axis=1)))
+
+
+def analyse(table: np.ndarray) -> TableAnalysis:
+    """The five measurements of ``posenc.tables`` for a table of rows = positions."""
     coords, explained = row_pca(table, 3)
     gram = table @ table.T
     scaled = gram / np.mean(np.diag(gram))

