@@ -115,7 +115,7 @@ def test_a_link_edited_to_another_step_wins_over_the_session():
 # Settings each step carries into its link: step setting -> (link key, value of the link).
 CARRIED_SETTINGS = {
     "naive": {"story_naive_len": ("20", "seq_len", "20")},
-    "binary": {"story_bits": ("3", "seq_len", "8")},
+    "binary": {"story_bits": ("3", "seq_len", "8")},  # and d_model 6: one pair per bit
     "clock": {"story_clock_p": ("17", "wl_clock_p", "17")},
     "table": {"story_table_d": ("64", "d_model", "64")},
     "shift": {"story_shift_k": ("-5", "rot_k", "-5")},
@@ -146,6 +146,11 @@ def test_each_go_deeper_link_opens_a_page_tab_with_the_steps_settings(n):
     # The page keeps an opened tab's code in the URL (none for its first tab).
     code = query[tab_key]
     assert target.query_params.get(tab_key) == code or code == page_specs.TAB_NAMES[0]
+
+
+def test_the_counter_link_gives_one_sine_pair_per_bit():
+    _, query = deeper(open_step(3, story_bits=5))
+    assert (query["seq_len"], query["d_model"]) == ("32", "10")
 
 
 def test_links_keep_the_language_and_presenter_mode():

@@ -177,7 +177,9 @@ def binary(lead) -> Deeper:
     st.latex(
         r"p = \sum_i \beta_i\, 2^i,\qquad \beta_i(p) = \big\lfloor p / 2^i \big\rfloor \bmod 2"
     )
-    return Deeper("binary", "bin_tab", "evolution", {"seq_len": str(2**bits)})
+    # One pair per bit: the sin/cos panel of the evolution stays as narrow as the counter.
+    params = {"seq_len": str(2**bits), "d_model": str(2 * bits)}
+    return Deeper("binary", "bin_tab", "evolution", params)
 
 
 def smooth(lead) -> Deeper:

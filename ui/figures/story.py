@@ -182,7 +182,7 @@ def circle_figure(
         )
     )  # fmt: skip
     style(fig, height=height)
-    fig.update_xaxes(title="sin ω p", range=[-1.35, 1.35], zeroline=False)
+    fig.update_xaxes(title="sin ω p", range=[-1.6, 1.6], zeroline=False)  # room for labels
     fig.update_yaxes(title="cos ω p", range=[-1.2, 1.2], scaleanchor="x", zeroline=False)
     return _legend_on_top(fig)
 
