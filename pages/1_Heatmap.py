@@ -190,7 +190,7 @@ with tabs["similarity"]:
         )
         here = controls.beside([1, 1]) if learned is not None else [st.container()]
         grab.plot(sim_figure, "hm_similarity", spec.SIM_ROW, where=here[0], high=seq_len - 1)
-        here[0].caption(t("heatmap.sim_pick"))
+        grab.hint(t("heatmap.sim_pick"), here[0])
         if learned is not None:
             learned_figure = figs.similarity_figure(
                 learned_similarity(learned), words=words, height=height

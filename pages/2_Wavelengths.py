@@ -48,7 +48,7 @@ def lambdas_tab() -> None:
         fig_lambda, "wl_lambda_chart", specs.DIMS, high=half - 1,
         convert=lambda i: f"{2 * i}, {2 * i + 1}", then=show_curves,
     )  # fmt: skip
-    st.caption(t("wavelengths.lambda_pick"))
+    grab.hint(t("wavelengths.lambda_pick"))
     longest, bound = data.positions(lam[-1]), data.positions(2 * np.pi * base)
     st.caption(t("wavelengths.lambda_short_notice", longest=longest))
     metric_cols = st.columns(3)

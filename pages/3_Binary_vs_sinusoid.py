@@ -216,7 +216,7 @@ def distance_tab() -> None:
         height=controls.chart_height(520), pick_offsets=K.maximum, pick_hover=hover,
     )  # fmt: skip
     grab.plot(fig, "bin_distance", K, then=show_steps)
-    st.caption(t("binary.distance_pick"))
+    grab.hint(t("binary.distance_pick"))
     view_notes(grid, shown, shown, "binary.distance_capped")
     dip = first_distance_dip(d_model, base, shown)
     if dip is None:

@@ -105,7 +105,7 @@ def circle_tab() -> None:
     left, right = controls.beside([3, 2])
     fig_c = figs.circle_figure(circle.positions, circle.angles, p, k, omega, t, height=chart(480))
     grab.plot(fig_c, "rot_circle_chart", specs.POS, where=left)
-    left.caption(t("rotation.circle_pick"))
+    grab.hint(t("rotation.circle_pick"), left)
     rest = figs.wrap_angle(omega * k)
     turns = round((omega * k - rest) / (2 * np.pi))
     right.latex(

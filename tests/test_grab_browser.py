@@ -8,6 +8,7 @@ from conftest import real_errors, wait_for_app
 
 pytestmark = pytest.mark.browser
 
+
 def plot_box(page, index: int = 0) -> dict:
     """The plotting area (axes rectangle) of the index-th chart, in page pixels."""
     return page.evaluate(
@@ -69,3 +70,37 @@ def test_clicking_near_a_distance_diagonal_sets_k_and_opens_the_step_distances(s
     slider = page.get_by_role("slider", name="Offset k")
     assert slider.input_value() == "6"  # the slider shows the picked k
     assert not page.locator("[data-testid=stException]").count()
+
+
+def test_on_a_phone_two_taps_on_a_circle_position_set_p(server, browser):
+    # Plotly selects the point a tap hovered: the first tap shows it, the second picks it
+    # (what the view's line says on a touch screen).
+    from bench.first_view import IPHONE
+
+    context = browser.new_context(**IPHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/Rotation?rot_tab=circle")
+        wait_for_app(page)
+        page.wait_for_selector(".js-plotly-plot .nsewdrag")
+        page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        x, y = page.evaluate(
+            """() => {
+                const gd = document.querySelector('.js-plotly-plot');
+                const t = gd._fullData.find(t => t.meta === 'pick');
+                const box = gd.getBoundingClientRect(), size = gd._fullLayout._size;
+                const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+                return [box.x + size.l + xa.l2p(t.x[20]), box.y + size.t + ya.l2p(t.y[20])];
+            }"""
+        )
+        page.touchscreen.tap(x, y)
+        page.wait_for_timeout(1000)  # apart, not a double tap (which resets the zoom)
+        page.touchscreen.tap(x, y)
+        page.wait_for_function("() => location.search.includes('rot_p=20')", timeout=30_000)
+        wait_for_app(page)
+        captions = page.locator("[data-testid=stCaptionContainer]").all_inner_texts()
+        assert any("tap again" in text for text in captions)
+        assert not page.locator("[data-testid=stException]").count()
+    finally:
+        context.close()

@@ -20,6 +20,7 @@ from streamlit.errors import StreamlitAPIException
 
 from ui import controls
 from ui.figures.pick import picking_curves
+from ui.i18n import t
 
 
 def picked(state, curves) -> float | None:
@@ -106,3 +107,10 @@ def plot(
     curves = picking_curves(fig)
     options = dict(low=low, high=high, convert=convert, then=then)
     return controls.plot(fig, key, where, on_select=partial(_take, key, spec, curves, options))
+
+
+def hint(text: str, where=st) -> None:
+    """The view's one line saying what a click picks (``text``); on a touch screen with
+    how to tap: Plotly selects the point a tap hovered, so the first tap shows the point
+    and the second picks it (a mouse hovers before it clicks)."""
+    where.caption(f"{text} {t('common.tap_twice')}" if controls.phone() else text)

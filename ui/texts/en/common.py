@@ -47,5 +47,6 @@ TEXTS = {
     "common.present": "Presenter mode",
     "common.present_help": "Larger text and charts for a projector.",
     "common.about_page": "About this page: idea and formula",
+    "common.tap_twice": "On a touch screen: tap once to see the point, tap again to pick it.",
     "common.notes": "Notes",
 }

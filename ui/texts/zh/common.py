@@ -47,5 +47,6 @@ TEXTS = {
     "common.present": "演示模式",
     "common.present_help": "为投影仪放大文字和图表。",
     "common.about_page": "本页说明：思路与公式",
+    "common.tap_twice": "触屏上：先点一下看清这个点，再点一下选中它。",
     "common.notes": "注释",
 }
