@@ -326,6 +326,17 @@ def test_presenter_mode_stacks_the_two_panels():
     assert side["xaxis"]["domain"][1] < side["xaxis2"]["domain"][0]
 
 
+def test_a_phone_stacks_the_two_panels_and_moves_legends_off_the_top(monkeypatch):
+    from ui import controls
+
+    monkeypatch.setattr(controls, "phone", lambda: True)
+    fig = figures(open_step(2))[0]["layout"]
+    assert fig["xaxis"]["domain"] == fig["xaxis2"]["domain"]
+    for n in STEP_NUMBERS:
+        layout = figures(open_step(n))[0]["layout"]
+        assert layout.get("legend", {}).get("y", 0) <= 1, n
+
+
 def test_no_step_shows_a_url_key_or_more_than_60_words_in_its_lines():
     from test_word_budget import words
 
