@@ -18,7 +18,7 @@ import numpy as np
 from posenc._validate import check_array, check_base, check_even, check_layout, check_real
 from posenc.rope import _pairs, rope
 
-__all__ = ["xpos_scores", "xpos_zeta"]
+__all__ = ["xpos_same_content", "xpos_scores", "xpos_zeta"]
 
 
 def xpos_zeta(head_dim: int) -> np.ndarray:
@@ -123,3 +123,39 @@ def xpos_scores(
         first *= scale
         second *= scale
     return rq @ rk.T
+
+
+def xpos_same_content(
+    distances, head_dim: int, base: float = 10000.0, *, scale_base: float = 512.0
+) -> np.ndarray:
+    """Expected xPos score of the same random content at distance r, relative to r = 0.
+
+    For ``x`` with independent standard normal entries at both positions
+    (``E x^T A x = tr A``):
+
+    .. math:: \\frac{E\\, S(r)}{E\\, S(0)} = \\frac{2}{d} \\sum_i \\zeta_i^{r/B} \\cos(r \\theta_i),
+        \\qquad r = m - n
+
+    RoPE's :func:`posenc.same_content_decay` with each pair damped by its decay.
+
+    Parameters
+    ----------
+    distances : array_like
+        ``r = m - n`` (query minus key position), any reals.
+    head_dim : int
+        Even, >= 2.
+    base, scale_base
+        As in :func:`xpos_scores`.
+
+    Examples
+    --------
+    >>> xpos_same_content([0.0, 512.0], 2).round(4)  # zeta_0 = 2/7, times cos(512)
+    array([ 1.    , -0.2848])
+    """
+    d = check_even("head_dim", head_dim)
+    base = check_base(base)
+    scale_base = check_real("scale_base", scale_base, greater=0.0)
+    r = check_array("distances", distances).astype(np.float64, copy=False)
+    theta = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+    decay = xpos_zeta(d) ** (r[..., None] / scale_base)
+    return (decay * np.cos(r[..., None] * theta)).mean(axis=-1)

@@ -131,3 +131,29 @@ def test_bad_input_raises_value_error_naming_the_parameter(call, name):
 
 def test_exported():
     assert posenc.xpos_scores is xpos_scores
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 8).map(lambda h: 2 * h), st.floats(-300, 300), st.floats(1.0, 1000.0))
+def test_same_content_expectation_is_the_trace_over_the_basis(d, r, scale_base):
+    """E x^T A x = tr A for x ~ N(0, I): the mean of xpos_scores over the basis vectors."""
+    from posenc.xpos import xpos_same_content
+
+    exact = np.mean(
+        [xpos_scores(e[None], e[None], [r], [0.0], scale_base=scale_base)[0, 0] for e in np.eye(d)]
+    )
+    assert xpos_same_content([r], d, scale_base=scale_base)[0] == pytest.approx(
+        exact, rel=1e-9, abs=1e-12
+    )
+
+
+def test_same_content_expectation_refuses_bad_input_naming_it():
+    from posenc.xpos import xpos_same_content
+
+    for call, name in (
+        (lambda: xpos_same_content([1.0], 3), "head_dim"),
+        (lambda: xpos_same_content([np.inf], 4), "distances"),
+        (lambda: xpos_same_content([1.0], 4, scale_base=-1.0), "scale_base"),
+    ):
+        with pytest.raises(ValueError, match=rf"^{name}"):
+            call()

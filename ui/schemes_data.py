@@ -19,6 +19,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
+import posenc.xpos
 from posenc.tables import (
     cosine_by_distance,
     dominant_frequencies,
@@ -26,7 +27,6 @@ from posenc.tables import (
     shift_residual,
     toeplitz_deviation,
 )
-from posenc.xpos import xpos_zeta
 from ui.figures.common import Grid, downsample
 
 BASE = 10000.0
@@ -64,10 +64,7 @@ def rotary_frequencies(head_dim: int) -> dict[str, np.ndarray]:
 
 def xpos_same_content(distances: np.ndarray, head_dim: int) -> np.ndarray:
     """(1/(d/2)) sum_j zeta_j^(r/B) cos(r theta_j): xPos for the same random content."""
-    theta, _ = posenc.rope_frequencies(head_dim, BASE)
-    r = np.asarray(distances, dtype=np.float64)
-    decay = xpos_zeta(head_dim)[None, :] ** (r[:, None] / XPOS_SCALE)
-    return (decay * np.cos(np.multiply.outer(r, theta))).mean(axis=1)
+    return posenc.xpos.xpos_same_content(distances, head_dim, BASE, scale_base=XPOS_SCALE)
 
 
 def learned_table(name: str) -> np.ndarray:
