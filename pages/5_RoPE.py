@@ -147,7 +147,8 @@ with tabs["pair"]:
         fig = figs.pair_figure(ps, labels=names, height=controls.chart_height(460))
         frames = data.pair_frames(*model, layout, *content, pair, m, n)
         legend = (t("rope.pair_q_m", m="{m}"), t("rope.pair_k_n", n="{n}"))  # per frame
-        play = dict(play=t("rope.pair_play"), pause=t("rope.pair_pause"), names=legend)
+        play = dict(play=t("rope.pair_play"), pause=t("rope.pair_pause"), names=legend,
+                    legend_rows=4 if controls.phone() else 0)  # fmt: skip
         figs.animate_pair(fig, frames, **play)
         controls.plot(fig, "rope_pair_chart", left)
         left.caption(t("rope.pair_animation"))

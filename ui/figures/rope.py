@@ -13,7 +13,16 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.figures.common import COLORSCALE, Grid, cell, heatmap, panels, style, style_stacked
+from ui.figures.common import (
+    COLORSCALE,
+    LEGEND_ROW,
+    Grid,
+    cell,
+    heatmap,
+    panels,
+    style,
+    style_stacked,
+)
 from ui.safe_text import plotly_text
 
 ATTENTION_SCALE = "Blues"
@@ -165,6 +174,10 @@ def pair_figure(state: Mapping, *, labels: Mapping[str, str], height: int = 460)
     return style(fig, height=height)
 
 
+CONTROLS_PX = 170  # px under the plot for the x axis title, play buttons and slider
+LEGEND_GAP = 75  # px between the plot and a legend under it (ui.figures.common.legend_below)
+
+
 def _readout(state: Mapping) -> str:
     m, n = state["m"], state["n"]
     return f"m = {m}, n = {n}, m − n = {m - n}<br>⟨qₘ, kₙ⟩ = {state['score']:.6f}"
@@ -177,12 +190,15 @@ def animate_pair(
     play: str,
     pause: str,
     names: tuple[str, str] | None = None,
+    legend_rows: int = 0,
     frame_ms: int = 400,
 ) -> go.Figure:
     """Frames of :func:`pair_figure`'s rotated arrows over ``states`` (``pair_state`` at
     each frame's ``m`` and ``n``; frame 0 is the static view), with a play button and a
     slider; a readout in the corner gives m, n, m - n and the score of each frame.
-    ``names``: the legend names of the two rotated arrows, templates of ``{m}``, ``{n}``."""
+    ``names``: the legend names of the two rotated arrows, templates of ``{m}``, ``{n}``;
+    ``legend_rows``: on a phone, the rows of the legend ``fit_phone`` puts under the plot
+    (the controls go under it)."""
     moving = [i for i, trace in enumerate(fig.data) if trace.mode == "lines+markers"][2:]
     radius = fig.layout.xaxis.range[1]
     fig.add_trace(
@@ -210,21 +226,28 @@ def animate_pair(
     run = dict(frame=dict(duration=frame_ms, redraw=True), transition=dict(duration=0),
                fromcurrent=True, mode="immediate")  # fmt: skip
     stop = dict(frame=dict(duration=0, redraw=True), transition=dict(duration=0), mode="immediate")
+    # The buttons and the slider under the x axis title; on a phone (legend_rows) under
+    # the legend, which ui.controls.fit_phone moves there (LEGEND_GAP px under the plot:
+    # above it, a touch screen's toolbar would cover it).
+    top = LEGEND_GAP + LEGEND_ROW * legend_rows + 20 if legend_rows else 55
+    bottom = top + CONTROLS_PX - 55
+    height = (fig.layout.height or 460) + bottom - (fig.layout.margin.b or 0)
+    fig.update_layout(height=height, margin=dict(b=bottom))
+    y = -top / (height - (fig.layout.margin.t or 0) - bottom)
     fig.update_layout(
         updatemenus=[
             dict(
-                type="buttons", direction="left", x=0, y=-0.12, xanchor="left", yanchor="top",
+                type="buttons", direction="left", x=0, y=y, xanchor="left", yanchor="top",
                 showactive=False,
                 buttons=[dict(label="▶ " + play, method="animate", args=[None, run]),
                          dict(label="❚❚ " + pause, method="animate", args=[[None], stop])],
             )
         ],
         sliders=[
-            dict(active=0, x=0, len=1, y=-0.12, yanchor="top", pad=dict(t=50),
+            dict(active=0, x=0, len=1, y=y, yanchor="top", pad=dict(t=50),
                  currentvalue=dict(visible=False), steps=steps, transition=dict(duration=0))
         ],
     )  # fmt: skip
-    fig.update_layout(margin=dict(b=170), height=(fig.layout.height or 460) + 120)
     return fig
 
 
