@@ -166,8 +166,11 @@ def dot_tab() -> None:
         t,
         height=chart(360),
         stacked=controls.stacked(),
+        picks=data.dot_picks(seq_len, d_model, base, k)[:3],
+        pick_text=t("rotation.dot_pick_hover"),
     )
-    controls.plot(fig_d, "rot_dot_chart")
+    grab.plot(fig_d, "rot_dot_chart", specs.K)
+    grab.hint(t("rotation.dot_pick"))
     st.caption(t("rotation.dot_notice"))
     st.markdown(
         t(

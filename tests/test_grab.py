@@ -285,3 +285,22 @@ def test_binary_click_on_a_matrix_cell_or_colour_bar_keeps_k():
     at = run_page("3_Binary_vs_sinusoid.py", {bn.TAB.key: tab_label(bn, "distance")}, TIMEOUT)
     click(at, "bin_distance", [point(0, None, 3)])  # the heatmap: not a picking trace
     assert bn.K.key not in at.query_params and at.query_params[bn.TAB.key] == "distance"
+
+
+def test_rotation_click_on_the_dot_product_curve_sets_k():
+    import posenc
+    from ui.specs import rotation as rot
+
+    at = run_page("4_Rotation.py", {rot.TAB.key: tab_label(rot, "dot")}, TIMEOUT)
+    fig = chart(at, "rot_dot_chart")
+    pickers = [i for i, t in enumerate(fig["data"]) if t.get("meta") == PICK]
+    assert len(pickers) == 2  # one per curve
+    ks = decode(fig["data"][pickers[0]]["customdata"])
+    assert list(ks) == list(range(-49, 50))  # every whole offset of the drawn range
+    dots = decode(fig["data"][pickers[0]]["y"])
+    assert dots == pytest.approx(posenc.offset_dot(ks.astype(float), 128, 10000.0))
+    click(at, "rot_dot_chart", [point(pickers[1], -12)])
+    assert at.number_input(key=rot.K.key).value == -12
+    assert at.query_params[rot.K.key] == "-12.0"
+    marked = next(t for t in chart(at, "rot_dot_chart")["data"] if t.get("text") == ["−k", "k"])
+    assert list(decode(marked["x"])) == [12, -12]  # the chart marks the new +-k

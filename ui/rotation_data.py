@@ -228,6 +228,20 @@ def dot_curve(seq_len: int, d_model: int, base: float, k: float) -> DotCurve:
     return DotCurve(ks, dot, distance, float(ks[1] - ks[0]))
 
 
+PICK_POINTS = 201  # whole offsets a click can pick on the dot-product chart, at most
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def dot_picks(seq_len: int, d_model: int, base: float, k: float) -> DotCurve:
+    """Whole offsets k of :func:`dot_curve`'s range (every one, or PICK_POINTS spread
+    out), with both curves there: the points a click on the chart picks."""
+    reach = int(max(float(seq_len - 1), abs(k), 1.0))
+    ks = np.unique(np.linspace(-reach, reach, min(2 * reach + 1, PICK_POINTS)).round())
+    dot = offset_dot(ks, d_model, base)
+    distance = np.asarray(posenc.offset_distance(ks, d_model, base), dtype=np.float64)
+    return DotCurve(ks, dot, distance, float(ks[1] - ks[0]) if ks.size > 1 else 1.0)
+
+
 def dot_at(p: int, k: float, d_model: int, base: float) -> tuple[float, float]:
     """PE[p] . PE[p + k] from the two rows, and sum_i cos(omega_i k) from the formula."""
     a, b = encode_positions([float(p), p + k], d_model, base)

@@ -221,10 +221,14 @@ def dot_figure(
     *,
     height: int = 360,
     stacked: bool = False,
+    picks: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    pick_text: str = "",
 ) -> go.Figure:
     """PE[p] . PE[p + k] and ||PE[p] - PE[p + k]|| against k, the chosen +-k marked.
 
     Side by side; ``stacked`` (a phone): one above the other, about twice as tall.
+    ``picks``: whole offsets with both curves' values there, points a click picks
+    (``ui.grab``; ``pick_text`` ends their hover text).
     """
     titles = (tr("rotation.dot_title"), tr("rotation.distance_title"))
     panel_height = height - 70
@@ -256,6 +260,19 @@ def dot_figure(
             **where,
         )
         fig.update_xaxes(title="k", **where)
+        if picks is not None:
+            fig.add_scatter(
+                x=picks[0],
+                y=picks[col],
+                customdata=picks[0],
+                mode="markers",
+                marker=dict(size=6, color=colour, opacity=0),
+                showlegend=False,
+                hovertemplate=f"k = %{{customdata:.0f}}<br>%{{y:.6f}}<br>{pick_text}"
+                "<extra></extra>",
+                **where,
+            )
+            mark(fig.data[-1])
     return style_stacked(fig, 2, panel_height) if stacked else style(fig, height=height)
 
 

@@ -60,6 +60,8 @@ TEXTS = {
     "rotation.dot_title": "PE[p] · PE[p + k]",
     "rotation.distance_title": "‖PE[p] − PE[p + k]‖",
     "rotation.dot_sampled": "Curves sampled at {n} values of k, every {step}; the markers are computed at exactly ±k.",
+    "rotation.dot_pick": "Click a point of either curve to make its k the offset.",
+    "rotation.dot_pick_hover": "click: this k",
     "rotation.dot_notice": "Both curves are mirror images in k = 0 and the same for every p: they tell how far apart two positions are, not which comes first. The direction lives in the sines of T(k): T(−k) = T(k)ᵀ ≠ T(k).",
     "rotation.dot_measured": "Check at p = {p}: the rows themselves give PE[p] · PE[p + k] = {measured}; the formula Σᵢ cos(ωᵢk) gives {formula} (difference {diff}).",
     "rotation.fit_header": "PE[p + k] as a linear function of PE[p], learned from data",

@@ -60,6 +60,8 @@ TEXTS = {
     "rotation.dot_title": "PE[p] · PE[p + k]",
     "rotation.distance_title": "‖PE[p] − PE[p + k]‖",
     "rotation.dot_sampled": "曲线在 {n} 个 k 值上采样，间隔 {step}；标记点在 ±k 处精确计算。",
+    "rotation.dot_pick": "点击任一曲线上的点，把它的 k 设为间隔。",
+    "rotation.dot_pick_hover": "点击：取这个 k",
     "rotation.dot_notice": "两条曲线都关于 k = 0 对称，且对每个 p 都相同：它们说明两个位置相距多远，却不说明谁在前。方向信息在 T(k) 的正弦项里：T(−k) = T(k)ᵀ ≠ T(k)。",
     "rotation.dot_measured": "在 p = {p} 处验证：直接用行向量算得 PE[p] · PE[p + k] = {measured}；公式 Σᵢ cos(ωᵢk) 给出 {formula}（差 {diff}）。",
     "rotation.fit_header": "PE[p + k] 是 PE[p] 的线性函数：从数据中学出来",
