@@ -202,7 +202,11 @@ def lines_figure(
         )  # fmt: skip
     style(fig, height=height)
     fig.update_xaxes(title=x_title, type="log" if log_x else "linear")
-    fig.update_yaxes(title=y_title)
+    # A flat line at the top or bottom of the data would sit on the plot's edge.
+    values = np.concatenate([np.asarray(y, dtype=float) for _, y, _, _ in lines])
+    low, high = float(values.min()), float(values.max())
+    pad = 0.08 * (high - low) or 0.5
+    fig.update_yaxes(title=y_title, range=[low - pad, high + pad])
     return _legend_on_top(fig)
 
 
