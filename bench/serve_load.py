@@ -40,6 +40,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -65,7 +66,7 @@ SIZES = (1, 10, 30, 60, 100)
 REQUIRED = {
     "BackMsg": ("rerun_script",),
     "ClientState": ("query_string", "page_script_hash", "page_name"),
-    "ForwardMsg": ("script_finished", "delta", "new_session", "page_not_found", "ref_hash"),
+    "ForwardMsg": ("script_finished", "delta", "page_not_found"),
     "Delta": ("new_element",),
     "Element": ("exception",),
 }
@@ -135,6 +136,15 @@ def workshop_views() -> list[View]:
     return page_views()
 
 
+def parse_views(text: str) -> list[View]:
+    """``/Heatmap?hm_tab=Table,/RoPE`` -> views (page name without the slash)."""
+    views = []
+    for item in text.split(","):
+        path, _, query = item.strip().partition("?")
+        views.append(View(path.strip("/"), query))
+    return views
+
+
 def page_views() -> list[View]:
     """The first tab of each menu page at its defaults."""
     from ui import menu
@@ -164,7 +174,7 @@ def _choices(spec) -> list[str]:
 class Dashboard:
     """Random pages and settings, one change per rerun (from tests/pages_under_test.py)."""
 
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, pages: str | None = None):
         sys.path.insert(0, str(ROOT / "tests"))
         import pages_under_test as put
 
@@ -172,7 +182,10 @@ class Dashboard:
 
         self.rng = rng
         self.pages = []
+        wanted = set(pages.split(",")) if pages else None
         for entry in menu.PAGES:
+            if wanted is not None and entry.name not in wanted:
+                continue
             specs = [s for s in put.all_specs(entry) if s.key != "present"]
             specs = [s for s in specs if not s.key.endswith("_tab")]
             tabs = [q for _, q in put.tabs(entry)]
@@ -343,7 +356,7 @@ async def run_level(
         if scenario == "workshop":
             views = presenter
         else:
-            views = Dashboard(session_rng).next
+            views = Dashboard(session_rng, getattr(args, "pages", None)).next
         agent = PHONE_UA if i % 3 == 2 else DESKTOP_UA  # a third of the room on phones
         start = t0 + warmup * 0.8 * i / max(n, 1)
         tasks.append(session(url, views, start, window, args.think, session_rng, tally, agent))
@@ -354,7 +367,7 @@ async def run_level(
         nonlocal peak, cpu0
         while loop.time() < window[1]:
             if cpu0 is None and loop.time() >= window[0]:
-                cpu0 = (loop.time(), cpu_seconds(pids))
+                cpu0 = (loop.time(), cpu_seconds(pids), time.process_time())
             peak = max(peak, rss_mb(pids))
             await asyncio.sleep(0.5)
 
@@ -364,6 +377,7 @@ async def run_level(
     )
     wall = loop.time() - cpu0[0]
     cpu = cpu_seconds(pids) - cpu0[1]
+    client = time.process_time() - cpu0[2]
     done = len(tally.latencies)
     return {
         "scenario": scenario,
@@ -378,6 +392,7 @@ async def run_level(
         "cpu_cores": cpu / wall,
         "cpu_ms_per_rerun": 1000 * cpu / done if done else float("nan"),
         "rss_peak_mb": peak,
+        "client_cores": client / wall,
         "load": f"{load_before}->{load_average()}",
     }
 
@@ -534,15 +549,16 @@ def ms(seconds: float) -> str:
 def table(rows: list[dict]) -> str:
     lines = [
         "| tree | scenario | sessions | reruns/s | p50 | p95 | p99 | errors | server CPU (cores) "
-        "| CPU per rerun | peak RSS | load avg |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| CPU per rerun | peak RSS | client CPU (cores) | load avg |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r.get('tree', '')} | {r['scenario']} | {r['sessions']} | {r['reruns_s']:.1f} "
             f"| {ms(r['p50'])} "
             f"| {ms(r['p95'])} | {ms(r['p99'])} | {r['errors']} | {r['cpu_cores']:.2f} "
-            f"| {r['cpu_ms_per_rerun']:.0f} ms | {r['rss_peak_mb']:.0f} MB | {r['load']} |"
+            f"| {r['cpu_ms_per_rerun']:.0f} ms | {r['rss_peak_mb']:.0f} MB "
+            f"| {r.get('client_cores', float('nan')):.2f} | {r['load']} |"
         )
     return "\n".join(lines)
 
@@ -566,10 +582,16 @@ def main(argv=None) -> int:
         default=[],
         help="app tree to serve (repeat to compare trees in one run, taking turns per size)",
     )
+    parser.add_argument(
+        "--views", help="workshop views instead of the story, e.g. '/,/Heatmap?hm_tab=Table'"
+    )
+    parser.add_argument("--pages", help="dashboard: only these menu pages, e.g. heatmap,rope")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the servers")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args(argv)
     check_protocol()
+    # A stopped bench stops its servers too (the with-block below runs on SystemExit).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     sizes = [int(s) for s in args.sessions.split(",") if s]
     if not sizes or max(sizes) > 500 or args.duration > 600 or args.think <= 0:
         parser.error("sessions 1..500, duration <= 600 s, think > 0")
@@ -586,9 +608,10 @@ def main(argv=None) -> int:
         for root in roots:
             servers = stack.enter_context(Servers(args.replicas, use_nginx, root, env))
             targets.append((root.name, servers.url, servers.pids))
+        views = parse_views(args.views) if args.views else workshop_views()
         shown = "random"
         if args.scenario == "workshop":
-            shown = ", ".join(v.label() for v in workshop_views())
+            shown = ", ".join(v.label() for v in views)
         print(
             f"serve_load: {args.scenario}, {args.replicas if not args.url else '?'} replica(s)"
             f"{' behind nginx' if use_nginx and not args.url else ''}, trees "
@@ -597,7 +620,9 @@ def main(argv=None) -> int:
         )
         for n in sizes:
             for name, url, pids in targets:
-                row = asyncio.run(run_level(url, n, args.scenario, args, pids, args.seed + n))
+                row = asyncio.run(
+                    run_level(url, n, args.scenario, args, pids, args.seed + n, views)
+                )
                 row["replicas"] = args.replicas
                 row["tree"] = name
                 rows.append(row)
