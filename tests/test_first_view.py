@@ -231,3 +231,38 @@ def test_a_square_heatmap_on_a_phone_is_as_tall_as_it_is_wide(monkeypatch):
     desk = go.Figure(go.Heatmap(z=[[0, 1]])).update_layout(height=460)
     desk.update_yaxes(scaleanchor="x")
     assert controls.fit_phone(desk).layout.height == 460
+
+
+@pytest.mark.browser
+def test_on_a_phone_a_wide_table_scrolls_in_its_own_box(server, screens):
+    pg = screens["phone"]
+    pg.goto(server.url + "/Wavelengths")  # the bases table: five columns of numbers
+    conftest.wait_for_app(pg)
+    table = "document.querySelector('[data-testid=stMain] [data-testid=stMarkdownContainer] table')"
+    # st.html's style arrives a moment after the table: wait for it (or time out).
+    pg.wait_for_function(
+        f"() => {table} && getComputedStyle({table}).overflowX === 'auto'", timeout=60_000
+    )
+    box = pg.evaluate(
+        f"() => {{ const t = {table}; return {{overflow: getComputedStyle(t).overflowX,"
+        " width: t.getBoundingClientRect().width, inner: t.scrollWidth,"
+        " page: document.querySelector('[data-testid=stMain]').scrollWidth}; }"
+    )
+    assert box["overflow"] == "auto", box
+    assert box["inner"] > box["width"], box  # wider than the screen: it scrolls, in its box
+    assert box["width"] <= first_view.PHONE["width"] and box["page"] <= first_view.PHONE["width"]
+
+
+@pytest.mark.browser
+def test_on_a_phone_a_square_heatmaps_colour_bar_is_no_taller_than_its_plot(server, screens):
+    pg = screens["phone"]
+    pg.goto(server.url + "/Heatmap?hm_tab=Similarity")
+    conftest.wait_for_app(pg)
+    pg.wait_for_selector("[data-testid=stPlotlyChart] .colorbar")
+    sizes = pg.evaluate(
+        "() => { const c = document.querySelector('[data-testid=stPlotlyChart]');"
+        " const bar = c.querySelector('.colorbar .cbfills').getBoundingClientRect();"
+        " const plot = c.querySelector('.draglayer .nsewdrag').getBoundingClientRect();"
+        " return {bar: bar.height, plot: plot.height}; }"
+    )
+    assert 0 < sizes["bar"] <= sizes["plot"] + 2, sizes
