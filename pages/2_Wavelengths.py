@@ -91,7 +91,7 @@ def curves_tab() -> None:
     if curve_positions is None:  # over the point budget: integer positions, subsampled
         curve_positions = np.arange(0, seq_len, stride)
     marked = curve_positions.size > seq_len and seq_len <= figs.MAX_MARKERS
-    curves = spectrum.pe_block(curve_positions, dims, d_model, base)
+    curves = posenc.encode_positions(curve_positions, d_model, base, dims=dims)
     fig_curves = figs.curves_figure(
         curve_positions, curves, dims, t, height=chart(380), marked=marked
     )
@@ -111,7 +111,7 @@ def curves_tab() -> None:
     export.offer(
         "pe_columns",
         fig_curves,
-        matrix=lambda: spectrum.pe_block(np.arange(seq_len), dims, d_model, base),
+        matrix=lambda: posenc.encode_positions(np.arange(seq_len), d_model, base, dims=dims),
         shape=(seq_len, len(dims)),
     )
 
@@ -149,7 +149,7 @@ def vector_tab() -> None:
     else:
         x_axis = columns = np.arange(2 * shown)
         x_title = t("wavelengths.vec_x_dims")
-    vectors = spectrum.pe_block(ks, columns, d_model, base)
+    vectors = posenc.encode_positions(ks, d_model, base, dims=columns)
     fig_vec = figs.vectors_figure(
         x_axis, vectors, ks, x_title, t, height=chart(300), stacked=controls.stacked()
     )

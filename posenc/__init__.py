@@ -24,11 +24,11 @@ from posenc.fit import fit_shift
 from posenc.frameworks import FRAMEWORKS, framework_table
 from posenc.learned import LEARNED_MODELS, learned_position_embeddings, learned_provenance
 from posenc.rope import SCALINGS, rope, rope_frequencies, rope_scores
-from posenc.rotation import rotation_matrix, split_permutation
+from posenc.rotation import block_rotation, rotation_matrix, split_permutation
 from posenc.schemes import SCHEMES, scheme_table
-from posenc.shift import apply_rotation, offset_distance, offset_dot, shift_residuals
-from posenc.similarity import dot_products, similarity_matrix
-from posenc.sinusoidal import frequencies, sinusoidal, wavelengths
+from posenc.shift import apply_rotation, shift_residuals
+from posenc.similarity import dot_products, offset_distance, offset_dot, similarity_matrix
+from posenc.sinusoidal import encode_positions, frequencies, sinusoidal, wavelengths
 from posenc.t5 import t5_bucket
 from posenc.xpos import xpos_scores
 
@@ -42,9 +42,11 @@ __all__ = [
     "alibi_slopes",
     "apply_rotation",
     "binary",
+    "block_rotation",
     "causal_softmax",
     "decay_bound",
     "dot_products",
+    "encode_positions",
     "fit_shift",
     "framework_table",
     "frequencies",

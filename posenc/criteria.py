@@ -51,7 +51,6 @@ __all__ = [
     "pairwise_distances",
     "scheme_criteria",
     "sine_table",
-    "sinusoid_offset_distance",
     "step_distances",
 ]
 
@@ -222,42 +221,6 @@ def max_abs(table) -> float:
     2.0
     """
     return float(np.abs(check_array("table", table)).max())
-
-
-def sinusoid_offset_distance(offsets, d_model: int, base: float = 10000.0) -> np.ndarray:
-    """``||PE(p + k) - PE(p)||`` of the sinusoidal encoding, which does not depend on ``p``.
-
-    .. math::
-
-        \\|PE(p+k) - PE(p)\\|^2 = \\sum_i \\big(2 - 2\\cos(\\omega_i k)\\big)
-                              = 4 \\sum_i \\sin^2(\\omega_i k / 2)
-
-    (each sin/cos pair is a unit vector turned by the angle ``omega_i k``). The sine form
-    is evaluated: no cancellation for small ``k``.
-
-    Parameters
-    ----------
-    offsets : array_like of float
-        The offsets ``k``.
-    d_model : int
-        Even, >= 2.
-    base : float
-        > 1.
-
-    Examples
-    --------
-    >>> sinusoid_offset_distance([0, 1], 2).round(6)  # one pair turning 1 rad per step
-    array([0.      , 0.958851])
-    """
-    omega = frequencies(d_model, base)
-    offsets = check_array("offsets", offsets, min_ndim=0).astype(np.float64)
-    flat = offsets.ravel()
-    out = np.empty(flat.size)
-    step = _rows_per_block(omega.size)
-    for start in range(0, flat.size, step):
-        half = np.sin(0.5 * np.multiply.outer(flat[start : start + step], omega))
-        out[start : start + step] = 2.0 * np.sqrt(np.einsum("ij,ij->i", half, half))
-    return out.reshape(offsets.shape)
 
 
 def sine_table(positions, omegas) -> np.ndarray:

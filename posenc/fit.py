@@ -22,8 +22,8 @@ from typing import NamedTuple
 import numpy as np
 
 from posenc._validate import check_array, check_int, check_layout, check_real
-from posenc.shift import block_rotation, encode_positions, pair_columns
-from posenc.sinusoidal import frequencies
+from posenc.rotation import block_rotation, pair_columns
+from posenc.sinusoidal import encode_positions, frequencies
 
 __all__ = ["ShiftFit", "fit_linear_map", "fit_shift", "sine_only_fit_error", "spread_positions"]
 

@@ -1,4 +1,4 @@
-"""Applying ``T(k)`` without the dense matrix, and what the shift does to dot products.
+"""Applying ``T(k)`` without the dense matrix, and checking that it moves rows by ``k``.
 
 ``T(k)`` (:func:`posenc.rotation_matrix`) is block diagonal: pair ``i`` of a row,
 ``(s, c) = (sin omega_i p, cos omega_i p)``, is multiplied by its own 2 x 2 block
@@ -13,8 +13,9 @@ So ``rows @ T(k)`` costs ``O(L d)`` here instead of ``O(L d^2)``. Seed 003 write
 same map for column vectors with the transposed block,
 ``\\Phi_i(k)^T = [[cos, sin], [-sin, cos]]``.
 
-Because every block is a rotation, ``PE[p] . PE[p + k] = sum_i cos(omega_i k)``
-depends on ``k`` only, and is even in ``k``.
+The dense matrices (``T(k)``, seed 003's ``M(k)``, single entries) are built in
+:mod:`posenc.rotation`; what the shift does to dot products and distances is in
+:mod:`posenc.similarity`.
 """
 
 from __future__ import annotations
@@ -27,18 +28,7 @@ import numpy as np
 from posenc._validate import check_array, check_int, check_layout, check_real
 from posenc.sinusoidal import _MAX_THREADS, frequencies, sinusoidal
 
-__all__ = [
-    "apply_rotation",
-    "apply_rotation_columns",
-    "block_rotation",
-    "column_rotation_matrix",
-    "encode_positions",
-    "offset_distance",
-    "offset_dot",
-    "pair_columns",
-    "rotation_entries",
-    "shift_residuals",
-]
+__all__ = ["apply_rotation", "apply_rotation_columns", "shift_residuals"]
 
 # Work in slabs of about this many float64 entries (16 MB) to bound peak memory.
 _SLAB = 1 << 21
@@ -78,15 +68,6 @@ def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, axis: 
     np.multiply(c, cos, out=out_c)
     out_c -= scratch
     return out
-
-
-def _join(s: np.ndarray, c: np.ndarray, layout: str, axis: int) -> np.ndarray:
-    if layout == "split":
-        return np.concatenate([s, c], axis=axis)
-    stacked = np.stack([s, c], axis=axis + 1 if axis >= 0 else axis)
-    shape = list(s.shape)
-    shape[axis] *= 2
-    return stacked.reshape(shape)
 
 
 def _width(name: str, x: np.ndarray, axis: int) -> int:
@@ -185,178 +166,6 @@ def apply_rotation_columns(
     return _rotate(columns, cos, sin, layout, 0)
 
 
-def pair_columns(d_model: int, pairs: int | None = None, *, layout: str = "interleaved"):
-    """Column indices of pairs ``0 .. pairs - 1``, in the order the layout stores them.
-
-    Each pair rotates on its own, so these columns of ``PE`` and the same rows and
-    columns of ``T(k)`` form a closed system: ``PE[:, cols] @ T[cols][:, cols]``
-    equals ``(PE @ T)[:, cols]``.
-
-    Examples
-    --------
-    >>> pair_columns(8, 2)
-    array([0, 1, 2, 3])
-    >>> pair_columns(8, 2, layout="split")
-    array([0, 1, 4, 5])
-    """
-    half = frequencies(d_model).size
-    layout = check_layout(layout)
-    pairs = half if pairs is None else check_int("pairs", pairs, minimum=1, maximum=half)
-    if layout == "interleaved":
-        return np.arange(2 * pairs)
-    return np.concatenate([np.arange(pairs), half + np.arange(pairs)])
-
-
-def block_rotation(angles, *, layout: str = "interleaved") -> np.ndarray:
-    """Dense block-diagonal matrix with blocks ``[[cos a, -sin a], [sin a, cos a]]``.
-
-    ``block_rotation(k * frequencies(d, base))`` is ``rotation_matrix(k, d, base)``;
-    with a prefix of the angles it is ``T(k)`` restricted to :func:`pair_columns`.
-
-    Examples
-    --------
-    >>> block_rotation([np.pi / 2, 0.0]).round(12)
-    array([[ 0., -1.,  0.,  0.],
-           [ 1.,  0.,  0.,  0.],
-           [ 0.,  0.,  1., -0.],
-           [ 0.,  0.,  0.,  1.]])
-    """
-    angles = check_array("angles", angles)
-    if angles.ndim != 1:
-        raise ValueError(f"angles must be one-dimensional, got shape {angles.shape}")
-    layout = check_layout(layout)
-    half = angles.size
-    cos, sin = np.cos(angles), np.sin(angles)
-    matrix = np.zeros((2 * half, 2 * half))
-    if layout == "interleaved":
-        s_idx, c_idx = np.arange(0, 2 * half, 2), np.arange(1, 2 * half, 2)
-    else:
-        s_idx, c_idx = np.arange(half), half + np.arange(half)
-    matrix[s_idx, s_idx] = cos
-    matrix[s_idx, c_idx] = -sin
-    matrix[c_idx, s_idx] = sin
-    matrix[c_idx, c_idx] = cos
-    return matrix
-
-
-def column_rotation_matrix(
-    k: float,
-    d_model: int,
-    base: float = 10000.0,
-    *,
-    layout: str = "interleaved",
-    pairs: int | None = None,
-) -> np.ndarray:
-    """Seed 003's matrix: ``PE[p + k]^T = M(k) PE[p]^T``, blocks ``[[cos, sin], [-sin, cos]]``.
-
-    Built from its own formula (not by transposing); equals ``rotation_matrix(k, ...).T``.
-    With ``pairs``, only pairs ``0 .. pairs - 1`` (rows and columns :func:`pair_columns`).
-
-    Examples
-    --------
-    >>> column_rotation_matrix(np.pi / 2, 2, base=100.0).round(12)
-    array([[ 0.,  1.],
-           [-1.,  0.]])
-    >>> column_rotation_matrix(1.0, 4096, pairs=1).round(4)
-    array([[ 0.5403,  0.8415],
-           [-0.8415,  0.5403]])
-    """
-    k = check_real("k", k)
-    omega = frequencies(d_model, base)
-    pairs = (
-        omega.size if pairs is None else check_int("pairs", pairs, minimum=1, maximum=omega.size)
-    )
-    # Phi_i(-k) = [[cos, sin], [-sin, cos]] of omega_i k: seed 003's block, as written.
-    return block_rotation(-k * omega[:pairs], layout=check_layout(layout))
-
-
-def rotation_entries(
-    k: float,
-    d_model: int,
-    base: float = 10000.0,
-    *,
-    rows=None,
-    cols=None,
-    layout: str = "interleaved",
-) -> np.ndarray:
-    """``rotation_matrix(k, d_model, base)[np.ix_(rows, cols)]`` without the d x d matrix.
-
-    Entry ``(r, c)`` is non-zero only when ``r`` and ``c`` hold the same pair ``i``;
-    then it is the entry of ``Phi_i(k)`` for their roles (sine or cosine slot).
-
-    Parameters
-    ----------
-    rows, cols : array_like of int, optional
-        Indices in ``0 .. d_model - 1``; all by default.
-
-    Examples
-    --------
-    >>> rotation_entries(0.5, 4096, rows=[0, 1, 4095], cols=[0, 1]).round(4)
-    array([[ 0.8776, -0.4794],
-           [ 0.4794,  0.8776],
-           [ 0.    ,  0.    ]])
-    """
-    k = check_real("k", k)
-    layout = check_layout(layout)
-    omega = frequencies(d_model, base)
-    d_model = 2 * omega.size
-    index = []
-    for name, value in (("rows", rows), ("cols", cols)):
-        idx = np.arange(d_model) if value is None else np.asarray(value)
-        if (
-            idx.ndim != 1
-            or idx.dtype.kind not in "iu"
-            or (idx.size and not (0 <= idx.min() and idx.max() < d_model))
-        ):
-            raise ValueError(f"{name} must be integer indices in 0..{d_model - 1}")
-        index.append(idx)
-    half = omega.size
-    if layout == "interleaved":  # (pair, role): role 0 = sine slot, 1 = cosine slot
-        (pair_r, role_r), (pair_c, role_c) = (divmod(idx, 2) for idx in index)
-    else:
-        (role_r, pair_r), (role_c, pair_c) = (divmod(idx, half) for idx in index)
-    angle = k * omega[pair_r]
-    cos, sin = np.cos(angle)[:, None], np.sin(angle)[:, None]
-    r, c = role_r[:, None], role_c[None, :]
-    # Phi = [[cos, -sin], [sin, cos]]: equal roles cos, (0, 1) -sin, (1, 0) sin.
-    value = np.where(r == c, cos, np.where(r < c, -sin, sin))
-    return np.where(pair_r[:, None] == pair_c[None, :], value, 0.0)
-
-
-def encode_positions(
-    positions,
-    d_model: int,
-    base: float = 10000.0,
-    *,
-    layout: str = "interleaved",
-    pairs: int | None = None,
-) -> np.ndarray:
-    """Sinusoidal rows for arbitrary (scattered, fractional, negative) positions.
-
-    .. math:: PE_{(p, 2i)} = \\sin \\omega_i p, \\quad PE_{(p, 2i+1)} = \\cos \\omega_i p
-
-    With ``pairs``, only pairs ``0 .. pairs - 1`` (the columns :func:`pair_columns`, in
-    that order), without computing the others.
-
-    Examples
-    --------
-    >>> from posenc import sinusoidal
-    >>> bool(np.allclose(encode_positions([3.0, 1.0], 6), sinusoidal(4, 6)[[3, 1]]))
-    True
-    >>> encode_positions([0.0], 4096, pairs=1)
-    array([[0., 1.]])
-    """
-    positions = check_array("positions", positions)
-    if positions.ndim != 1:
-        raise ValueError(f"positions must be one-dimensional, got shape {positions.shape}")
-    layout = check_layout(layout)
-    omega = frequencies(d_model, base)
-    if pairs is not None:
-        omega = omega[: check_int("pairs", pairs, minimum=1, maximum=omega.size)]
-    angles = np.multiply.outer(positions.astype(np.float64), omega)
-    return _join(np.sin(angles), np.cos(angles), layout, -1)
-
-
 def shift_residuals(
     length: int,
     d_model: int,
@@ -429,63 +238,3 @@ def shift_residuals(
         for start in starts:
             slab(start)
     return out
-
-
-def _over_offsets(k, d_model: int, base: float, term) -> tuple[np.ndarray, np.ndarray]:
-    k = check_array("k", k, min_ndim=0)
-    omega = frequencies(d_model, base)
-    flat = k.reshape(-1).astype(np.float64)
-    total = np.empty(flat.shape)
-    step = max(1, _SLAB // omega.size)
-    for start in range(0, flat.size, step):
-        part = np.multiply.outer(flat[start : start + step], omega)
-        total[start : start + step] = term(part).sum(axis=1)
-    return k, total
-
-
-def offset_dot(k, d_model: int, base: float = 10000.0) -> np.ndarray:
-    """``PE[p] . PE[p + k] = sum_i cos(omega_i k)``: the same for every ``p``.
-
-    .. math::
-
-        PE_{(p)} \\cdot PE_{(p+k)} = \\sum_i \\sin \\omega_i p \\, \\sin \\omega_i (p+k)
-        + \\cos \\omega_i p \\, \\cos \\omega_i (p+k) = \\sum_{i=0}^{d/2-1} \\cos \\omega_i k
-
-    Even in ``k``: ``offset_dot(-k) == offset_dot(k)``, so it cannot tell before from
-    after. Equals ``d_model / 2`` at ``k = 0``.
-
-    Parameters
-    ----------
-    k : float or array_like
-        Offsets.
-
-    Returns
-    -------
-    ndarray, shape of ``k``
-
-    Examples
-    --------
-    >>> offset_dot([0.0, 2.0, -2.0], 4, base=100.0).round(6)
-    array([2.     , 0.56392, 0.56392])
-    """
-    k, total = _over_offsets(k, d_model, base, np.cos)
-    return total.reshape(k.shape)
-
-
-def offset_distance(k, d_model: int, base: float = 10000.0) -> np.ndarray:
-    """``||PE[p] - PE[p + k]||``, the same for every ``p``, even in ``k``.
-
-    .. math::
-
-        \\lVert PE_{(p)} - PE_{(p+k)} \\rVert^2 = \\sum_i (2 - 2 \\cos \\omega_i k)
-        = d - 2 \\, PE_{(p)} \\cdot PE_{(p+k)} = 4 \\sum_i \\sin^2 \\frac{\\omega_i k}{2}
-
-    The last form is used: no cancellation for small ``k``.
-
-    Examples
-    --------
-    >>> offset_distance([0.0, np.pi], 2, base=100.0)
-    array([0., 2.])
-    """
-    k, total = _over_offsets(k, d_model, base, lambda a: np.sin(a / 2) ** 2)
-    return (2.0 * np.sqrt(total)).reshape(k.shape)

@@ -18,7 +18,13 @@ import numpy as np
 from posenc._validate import check_array, check_int
 from posenc.sinusoidal import frequencies
 
-__all__ = ["MAX_SIMILARITY_LENGTH", "dot_products", "similarity_matrix"]
+__all__ = [
+    "MAX_SIMILARITY_LENGTH",
+    "dot_products",
+    "offset_distance",
+    "offset_dot",
+    "similarity_matrix",
+]
 
 # similarity_matrix materialises L x L float64: 4096 -> 128 MB at most.
 MAX_SIMILARITY_LENGTH = 4096
@@ -65,6 +71,52 @@ def dot_products(offsets, d_model: int, base: float = 10000.0) -> np.ndarray:
         block = flat[start : start + step]
         out[start : start + block.size] = np.cos(np.multiply.outer(block, omega)).sum(axis=1)
     return out.reshape(offsets.shape)
+
+
+# ``PE[p] . PE[p + k]`` under the name the Rotation page's proof uses: the same function.
+offset_dot = dot_products
+
+
+def offset_distance(offsets, d_model: int, base: float = 10000.0) -> np.ndarray:
+    """``||PE[p] - PE[p + k]||`` for offsets ``k``: the same for every ``p``, even in ``k``.
+
+    .. math::
+
+        \\lVert PE_{(p)} - PE_{(p+k)} \\rVert^2 = \\sum_i (2 - 2 \\cos \\omega_i k)
+        = d - 2 \\, PE_{(p)} \\cdot PE_{(p+k)} = 4 \\sum_i \\sin^2 \\frac{\\omega_i k}{2}
+
+    (each sin/cos pair is a unit vector turned by ``omega_i k``). The last form is
+    evaluated: no cancellation for small ``k``.
+
+    Parameters
+    ----------
+    offsets : array_like of real
+        Any shape; may be negative or fractional.
+    d_model : int
+        Even, >= 2.
+    base : float
+        Finite, > 1.
+
+    Returns
+    -------
+    ndarray, same shape as ``offsets``, float64
+
+    Examples
+    --------
+    >>> offset_distance([0.0, np.pi], 2, base=100.0)
+    array([0., 2.])
+    >>> offset_distance([0, 1], 2).round(6)  # one pair turning 1 rad per step
+    array([0.      , 0.958851])
+    """
+    offsets = check_array("offsets", offsets, min_ndim=0)
+    omega = frequencies(d_model, base)
+    flat = offsets.astype(np.float64).ravel()
+    out = np.empty(flat.shape)
+    step = max(1, _BLOCK_ENTRIES // omega.size)
+    for start in range(0, flat.size, step):
+        half = np.sin(0.5 * np.multiply.outer(flat[start : start + step], omega))
+        out[start : start + half.shape[0]] = np.einsum("ij,ij->i", half, half)
+    return (2.0 * np.sqrt(out)).reshape(offsets.shape)
 
 
 def similarity_matrix(length: int, d_model: int, base: float = 10000.0) -> np.ndarray:

@@ -27,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from posenc._validate import (
+    check_array,
     check_base,
     check_dtype,
     check_even,
@@ -35,7 +36,7 @@ from posenc._validate import (
     check_real,
 )
 
-__all__ = ["frequencies", "sinusoidal", "wavelengths"]
+__all__ = ["encode_positions", "frequencies", "sinusoidal", "wavelengths"]
 
 # Tables with at least this many pairs are filled by several threads (one per core).
 _THREADED_SIZE = 1 << 21
@@ -147,6 +148,82 @@ def sinusoidal(
     offset = check_real("offset", offset)
     dtype = check_dtype(dtype)
     return _table(omega, length, offset, layout, dtype)
+
+
+def encode_positions(
+    positions,
+    d_model: int,
+    base: float = 10000.0,
+    *,
+    layout: str = "interleaved",
+    pairs: int | None = None,
+    dims=None,
+) -> np.ndarray:
+    """Sinusoidal rows, or chosen entries of them, for any (scattered, fractional,
+    negative) positions: only what is asked is evaluated.
+
+    .. math:: PE_{(p, 2i)} = \\sin \\omega_i p, \\quad PE_{(p, 2i+1)} = \\cos \\omega_i p
+
+    Parameters
+    ----------
+    positions : float or array_like, shape (n,)
+        Finite reals (need not be integers or sorted).
+    d_model : int
+        Even, >= 2.
+    base : float
+        Finite, > 1.
+    layout : {"interleaved", "split"}
+        Column order (module docstring).
+    pairs : int, optional
+        Only pairs ``0 .. pairs - 1`` (the columns :func:`posenc.rotation.pair_columns`,
+        in that order), without computing the others.
+    dims : array_like of int, shape (m,), optional
+        Only these columns ``0 <= j < d_model`` of the table in ``layout`` (a few
+        columns of an 8192 x 4096 table cost nothing). Not with ``pairs``.
+
+    Returns
+    -------
+    ndarray, shape (n, d_model), (n, 2 pairs) or (n, m), float64
+        Equal to :func:`sinusoidal` at integer positions to a few ulps.
+
+    Examples
+    --------
+    >>> bool(np.allclose(encode_positions([3.0, 1.0], 6), sinusoidal(4, 6)[[3, 1]]))
+    True
+    >>> encode_positions([0.0], 4096, pairs=1)
+    array([[0., 1.]])
+    >>> encode_positions([0, 1], 4, base=100.0, dims=[0, 1, 3]).round(4)
+    array([[0.    , 1.    , 1.    ],
+           [0.8415, 0.5403, 0.995 ]])
+    """
+    positions = np.atleast_1d(check_array("positions", np.atleast_1d(positions)))
+    if positions.ndim != 1:
+        raise ValueError(f"positions must be one-dimensional, got shape {positions.shape}")
+    layout = check_layout(layout)
+    omega = frequencies(d_model, base)
+    positions = positions.astype(np.float64)
+    if dims is None:
+        if pairs is not None:
+            omega = omega[: check_int("pairs", pairs, minimum=1, maximum=omega.size)]
+        angles = np.multiply.outer(positions, omega)
+        sin, cos = np.sin(angles), np.cos(angles)
+        if layout == "split":
+            return np.concatenate([sin, cos], axis=-1)
+        return np.stack([sin, cos], axis=-1).reshape(positions.size, 2 * omega.size)
+    d_model = 2 * omega.size
+    if pairs is not None:
+        raise ValueError("pairs and dims cannot both be given: choose the columns once")
+    dims = np.atleast_1d(np.asarray(dims))
+    if dims.ndim != 1 or (dims.size and dims.dtype.kind not in "iu"):
+        raise ValueError(f"dims must be a 1-D array of integers in 0..{d_model - 1}")
+    if dims.size and (dims.min() < 0 or dims.max() >= d_model):
+        raise ValueError(f"dims must be integers in 0..{d_model - 1}, got {dims.tolist()}")
+    if layout == "interleaved":  # column j = 2 i + role, role 0 = sine, 1 = cosine
+        pair, role = np.divmod(dims, 2)
+    else:
+        role, pair = np.divmod(dims, omega.size)
+    angle = np.multiply.outer(positions, omega[pair])
+    return np.where(role == 0, np.sin(angle), np.cos(angle))
 
 
 def _table(omega: np.ndarray, length: int, offset: float, layout: str, dtype) -> np.ndarray:

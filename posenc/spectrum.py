@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 
 from posenc._validate import check_array, check_base, check_dtype, check_int
-from posenc.sinusoidal import frequencies
+from posenc.sinusoidal import encode_positions, frequencies
 
 __all__ = [
     "FLOAT32_EXACT_POSITIONS",
@@ -49,7 +49,6 @@ __all__ = [
     "frequencies_logspace",
     "frequencies_power",
     "frequencies_reference",
-    "pe_block",
     "sine_turns_back",
     "torch_angles_f32",
     "torch_rows_f32",
@@ -228,48 +227,6 @@ def compare_forms(d_model: int, base: float = 10000.0, *, dtype=np.float64) -> F
     )
 
 
-def pe_block(positions, dims, d_model: int, base: float = 10000.0) -> np.ndarray:
-    """Entries ``PE[p, j]`` of the interleaved table for chosen positions and dimensions.
-
-    .. math:: PE_{(p, 2i)} = \\sin(\\omega_i p), \\quad PE_{(p, 2i+1)} = \\cos(\\omega_i p)
-
-    Only the asked entries are evaluated (a few columns of a 8192 x 4096 table cost
-    nothing); the values agree with :func:`posenc.sinusoidal` to a few ulps.
-
-    Parameters
-    ----------
-    positions : array_like, shape (n,)
-        Finite reals (need not be integers or sorted).
-    dims : array_like of int, shape (m,)
-        Column indices, ``0 <= j < d_model``.
-    d_model : int
-        Even, >= 2.
-    base : float
-        Finite, > 1.
-
-    Returns
-    -------
-    ndarray, shape (n, m), float64
-
-    Examples
-    --------
-    >>> pe_block([0, 1], [0, 1, 3], 4, base=100.0).round(4)
-    array([[0.    , 1.    , 1.    ],
-           [0.8415, 0.5403, 0.995 ]])
-    """
-    omega = frequencies(d_model, base)
-    positions = np.atleast_1d(check_array("positions", np.atleast_1d(positions)))
-    if positions.ndim != 1:
-        raise ValueError(f"positions must be one-dimensional, got shape {positions.shape}")
-    dims = np.atleast_1d(np.asarray(dims))
-    if dims.ndim != 1 or (dims.size and dims.dtype.kind not in "iu"):
-        raise ValueError(f"dims must be a 1-D array of integers in 0..{d_model - 1}")
-    if dims.size and (dims.min() < 0 or dims.max() >= d_model):
-        raise ValueError(f"dims must be integers in 0..{d_model - 1}, got {dims.tolist()}")
-    angle = np.multiply.outer(positions.astype(np.float64), omega[dims // 2])
-    return np.where(dims % 2 == 0, np.sin(angle), np.cos(angle))
-
-
 class WavelengthClasses(NamedTuple):
     """Boolean masks over pairs: aliased at integer positions, longer than the context."""
 
@@ -378,7 +335,7 @@ def clock_hands(positions, pairs, d_model: int, base: float = 10000.0):
     if pairs.size and (pairs.min() < 0 or pairs.max() >= half):
         raise ValueError(f"pairs must be integers in 0..{half - 1}, got {pairs.tolist()}")
     dims = np.stack([2 * pairs, 2 * pairs + 1], axis=1).ravel()
-    block = pe_block(positions, dims, d_model, base)
+    block = encode_positions(positions, d_model, base, dims=dims)
     turns = np.multiply.outer(np.atleast_1d(np.asarray(positions, dtype=np.float64)), omega[pairs])
     return block[:, 0::2], block[:, 1::2], turns / (2.0 * np.pi)
 
@@ -491,7 +448,7 @@ def float32_drift(positions, d_model: int, base: float = 10000.0) -> Drift:
     True
     """
     positions = _check_positions_f32(positions)
-    exact = pe_block(positions, np.arange(d_model), d_model, base)
+    exact = encode_positions(positions, d_model, base)
     div_term = frequencies_logspace(d_model, base, dtype=np.float32).astype(np.float64)
     angle = np.multiply.outer(positions, div_term)
     div_only = np.empty_like(exact)

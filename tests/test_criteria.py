@@ -22,7 +22,6 @@ from posenc.criteria import (
     pairwise_distances,
     scheme_criteria,
     sine_table,
-    sinusoid_offset_distance,
     step_distances,
 )
 
@@ -274,7 +273,7 @@ def test_sinusoid_step_distance_is_the_same_for_every_p(d, base, k, length):
     steps = step_distances(table, k)
     expected = np.sqrt(np.sum(2 - 2 * np.cos(posenc.frequencies(d, base) * k)))
     np.testing.assert_allclose(steps, expected, rtol=1e-9, atol=1e-12)
-    assert sinusoid_offset_distance(k, d, base) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert posenc.offset_distance(k, d, base) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
 @settings(max_examples=60, deadline=None)
@@ -367,7 +366,7 @@ def test_sine_table_of_high_frequencies_brings_far_positions_close():
         (lambda: bit_wave([0.0], -1), "bit"),
         (lambda: sine_table(np.zeros((2, 2)), [1.0]), "positions"),
         (lambda: sine_table(3, [[1.0]]), "omegas"),
-        (lambda: sinusoid_offset_distance([1.0], 3), "d_model"),
+        (lambda: posenc.offset_distance([1.0], 3), "d_model"),
         (lambda: list(distance_blocks("binary", 4, 2, block_rows=0)), "block_rows"),
     ],
 )

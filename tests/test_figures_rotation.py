@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import posenc
-from posenc.shift import block_rotation
+from posenc.rotation import block_rotation
 from ui import rotation_data as data
 from ui.figures import rotation as figs
 from ui.figures.common import MAX_CHART_BYTES, chart_bytes

@@ -92,7 +92,7 @@ def test_wavelength_figure_with_a_single_pair():
 def test_seed_003_curves_are_dims_4_to_7_of_the_d20_table_over_100_positions():
     positions = np.arange(100)
     dims = [4, 5, 6, 7]
-    values = spectrum.pe_block(positions, dims, 20, 10000.0)
+    values = posenc.encode_positions(positions, 20, 10000.0, dims=dims)
     fig = figs.curves_figure(positions, values, dims, tr)
     table = posenc.sinusoidal(100, 20, 10000.0)
     assert [t.name for t in fig.data] == ["dim 4", "dim 5", "dim 6", "dim 7"]
@@ -106,7 +106,7 @@ def test_seed_003_curves_are_dims_4_to_7_of_the_d20_table_over_100_positions():
 def test_seed_004_panels_are_the_sines_of_pairs_0_to_99_at_k_0_4_8_12():
     ks = [0, 4, 8, 12]
     x = np.arange(100)
-    values = spectrum.pe_block(ks, 2 * x, 512, 10000.0)
+    values = posenc.encode_positions(ks, 512, 10000.0, dims=2 * x)
     fig = figs.vectors_figure(x, values, ks, tr("wavelengths.vec_x_pairs"), tr)
     assert [a.text for a in fig.layout.annotations] == ["p = 0", "p = 4", "p = 8", "p = 12"]
     for trace, k in zip(fig.data, ks, strict=True):
@@ -119,14 +119,14 @@ def test_curves_at_the_line_budget_stay_under_1_mb():
     positions = np.arange(0, 8192, stride)
     assert positions.size <= figs.MAX_LINE_POINTS
     dims = list(range(4084, 4096))  # the most dims the spec allows
-    values = spectrum.pe_block(positions, dims, 4096, 1e9)
+    values = posenc.encode_positions(positions, 4096, 1e9, dims=dims)
     assert chart_bytes(figs.curves_figure(positions, values, dims, tr)) < MAX_CHART_BYTES
 
 
 def test_vectors_of_eight_full_rows_at_d_model_4096_stay_under_1_mb():
     ks = [0, 1, 10, 100, 1000, 10**4, 10**5, 10**6]
     x = np.arange(4096)
-    fig = figs.vectors_figure(x, spectrum.pe_block(ks, x, 4096, 1e4), ks, "j", tr)
+    fig = figs.vectors_figure(x, posenc.encode_positions(ks, 4096, 1e4, dims=x), ks, "j", tr)
     assert len(fig.data) == 8 and chart_bytes(fig) < MAX_CHART_BYTES
 
 
@@ -333,10 +333,12 @@ def test_curve_samples_at_the_largest_dense_length_stay_under_1_mb():
     x = figs.curve_samples(figs.MAX_LINE_POINTS)
     assert x.size <= figs.MAX_LINE_POINTS and figs.curve_samples(figs.MAX_LINE_POINTS + 1) is None
     dims = list(range(4084, 4096))
-    fig = figs.curves_figure(x, spectrum.pe_block(x, dims, 4096, 1e9), dims, tr)
+    fig = figs.curves_figure(x, posenc.encode_positions(x, 4096, 1e9, dims=dims), dims, tr)
     assert chart_bytes(fig) < MAX_CHART_BYTES
     x = figs.curve_samples(figs.MAX_MARKERS)  # the longest curve with dots
-    fig = figs.curves_figure(x, spectrum.pe_block(x, dims, 4096, 1e9), dims, tr, marked=True)
+    fig = figs.curves_figure(
+        x, posenc.encode_positions(x, 4096, 1e9, dims=dims), dims, tr, marked=True
+    )
     assert chart_bytes(fig) < MAX_CHART_BYTES
 
 

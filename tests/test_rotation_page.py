@@ -13,7 +13,7 @@ from conftest import chart, decode, notice_text, run_page_on_tab, switch_tab
 from streamlit.testing.v1 import AppTest
 
 import posenc
-from posenc.shift import block_rotation
+from posenc.rotation import block_rotation
 from ui import rotation_data as data
 from ui.figures import rotation as figs
 from ui.figures.common import MAX_CHART_BYTES

@@ -9,18 +9,10 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 import posenc
 from posenc.fit import fit_linear_map, fit_shift, spread_positions
-from posenc.shift import (
-    apply_rotation,
-    apply_rotation_columns,
-    block_rotation,
-    column_rotation_matrix,
-    encode_positions,
-    offset_distance,
-    offset_dot,
-    pair_columns,
-    rotation_entries,
-    shift_residuals,
-)
+from posenc.rotation import block_rotation, column_rotation_matrix, pair_columns, rotation_entries
+from posenc.shift import apply_rotation, apply_rotation_columns, shift_residuals
+from posenc.similarity import offset_distance, offset_dot
+from posenc.sinusoidal import encode_positions
 
 EPS = np.finfo(np.float64).eps
 d_models = st.integers(1, 32).map(lambda n: 2 * n)
@@ -340,7 +332,7 @@ def test_spread_positions_are_reproducible_and_cover_many_turns():
         (lambda: column_rotation_matrix(1.0, 4, pairs=0), "pairs"),
         (lambda: shift_residuals(0, 4, 1.0), "length"),
         (lambda: shift_residuals(4, 5, 1.0), "d_model"),
-        (lambda: offset_dot([float("nan")], 4), "k"),
+        (lambda: offset_dot([float("nan")], 4), "offsets"),
         (lambda: fit_linear_map(np.ones((3, 2)), np.ones((4, 2))), "x and y"),
         (lambda: spread_positions(0, 4), "n"),
         (lambda: fit_shift([1.0, 2.0], 1.0, 8, pairs=9), "pairs"),

@@ -101,3 +101,18 @@ def test_dot_products_for_8192_offsets_at_d_4096_stay_small_in_memory():
 def test_bad_arguments_raise_value_error_naming_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_one_function_per_idea():
+    # issue 25: the README's names stay, the twins are gone (one implementation each).
+    import posenc
+    from posenc import criteria, shift, spectrum
+
+    assert posenc.offset_dot is posenc.dot_products
+    for module, twin in (
+        (criteria, "sinusoid_offset_distance"),
+        (spectrum, "pe_block"),
+        (shift, "encode_positions"),
+        (shift, "block_rotation"),
+    ):
+        assert not hasattr(module, twin), f"{module.__name__}.{twin}"

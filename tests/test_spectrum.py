@@ -131,11 +131,14 @@ def test_ulps_counts_units_in_the_last_place():
 
 @settings(max_examples=40, deadline=None)
 @given(d_model=st.integers(1, 64).map(lambda h: 2 * h), base=bases, length=st.integers(1, 300))
-def test_pe_block_equals_the_sinusoidal_table(d_model, base, length):
+def test_encode_positions_dims_equal_the_sinusoidal_table(d_model, base, length):
     table = posenc.sinusoidal(length, d_model, base)
     dims = np.arange(d_model)
     np.testing.assert_allclose(
-        spectrum.pe_block(np.arange(length), dims, d_model, base), table, rtol=0, atol=1e-12
+        posenc.encode_positions(np.arange(length), d_model, base, dims=dims),
+        table,
+        rtol=0,
+        atol=1e-12,
     )
 
 
@@ -207,7 +210,7 @@ def test_exact_row_reproduces_the_peers_measured_drift(peers, key):
     values, meta = peers
     setting = meta[key]
     position, d_model, base = setting["position"], setting["d"], setting["base"]
-    exact = spectrum.pe_block([position], np.arange(d_model), d_model, base)[0]
+    exact = posenc.encode_positions([position], d_model, base, dims=np.arange(d_model))[0]
     drift = np.abs(values[key].astype(np.float64) - exact).max()
     assert drift == pytest.approx(setting["max_abs_err_vs_float64_formula"], rel=1e-6)
 
@@ -269,11 +272,11 @@ def test_torch_angles_are_float32_products():
         (lambda: spectrum.frequencies_power(8, dtype=np.int32), "dtype"),
         (lambda: spectrum.frequencies_reference(0), "d_model"),
         (lambda: spectrum.wavelength_ratio(8, base=float("nan")), "base"),
-        (lambda: spectrum.pe_block([0], [8], 8), "dims"),
-        (lambda: spectrum.pe_block([0], [-1], 8), "dims"),
-        (lambda: spectrum.pe_block([0], [0.5], 8), "dims"),
-        (lambda: spectrum.pe_block([np.inf], [0], 8), "positions"),
-        (lambda: spectrum.pe_block([[0, 1]], [0], 8), "positions"),
+        (lambda: posenc.encode_positions([0], 8, dims=[8]), "dims"),
+        (lambda: posenc.encode_positions([0], 8, dims=[-1]), "dims"),
+        (lambda: posenc.encode_positions([0], 8, dims=[0.5]), "dims"),
+        (lambda: posenc.encode_positions([np.inf], 8, dims=[0]), "positions"),
+        (lambda: posenc.encode_positions([[0, 1]], 8, dims=[0]), "positions"),
         (lambda: spectrum.clock_hands([0], [4], 8), "pairs"),
         (lambda: spectrum.classify_wavelengths([1.0, -2.0], 5), "wavelengths"),
         (lambda: spectrum.classify_wavelengths([1.0], 0), "context"),

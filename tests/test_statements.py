@@ -86,7 +86,7 @@ def test_log_form_grows_with_ln_omega_to_more_than_a_few_ulp(base, top):
 
 @pytest.mark.parametrize(("d_model", "dip"), [(64, 6), (128, 12), (512, 44)])
 def test_sinusoid_distance_first_falls_at(d_model, dip):
-    distance = criteria.sinusoid_offset_distance(np.arange(dip + 1), d_model)
+    distance = posenc.offset_distance(np.arange(dip + 1), d_model)
     assert np.all(np.diff(distance[:dip]) > 0) and distance[dip] < distance[dip - 1]
     assert binary_data.first_distance_dip(d_model, 10000.0, 2048) == dip
     # The heatmap's similarity first rises again at the same offset: |PE|^2 = d/2, so

@@ -467,7 +467,9 @@ def test_curves_at_the_defaults_are_continuous_with_dots_at_the_integer_position
     # sine, one per position (before) drew a zigzag.
     assert (x.size - 1) / x.max() >= 16
     y = np.asarray(decode(lines[0]["y"]), dtype=float)
-    np.testing.assert_allclose(y, spectrum.pe_block(x, [4], 128, 10000.0)[:, 0], atol=1e-6)
+    np.testing.assert_allclose(
+        y, posenc.encode_positions(x, 128, 10000.0, dims=[4])[:, 0], atol=1e-6
+    )
     sizes = np.asarray(decode(lines[0]["marker"]["size"]), dtype=float)
     assert list(x[sizes > 0]) == list(range(50))  # a dot at each integer position
 

@@ -17,9 +17,9 @@ from posenc.criteria import (
     counter_frequencies,
     distance_blocks,
     scheme_criteria,
-    sinusoid_offset_distance,
 )
 from posenc.schemes import SCHEMES, informative_columns, scheme_table
+from posenc.similarity import offset_distance
 from ui.figures.common import (
     Grid,
     block_means,
@@ -118,9 +118,9 @@ def distance_grid(
 @st.cache_data(max_entries=16, show_spinner=False)
 def first_distance_dip(d_model: int, base: float, upto: int) -> int | None:
     """The smallest offset k < ``upto`` at which the sinusoid's ``||PE(0) - PE(k)||``
-    (``posenc.criteria.sinusoid_offset_distance``) is smaller than at k - 1, or None:
+    (``posenc.similarity.offset_distance``) is smaller than at k - 1, or None:
     where the distance matrix stops growing away from its diagonal."""
-    distance = sinusoid_offset_distance(np.arange(max(upto, 1)), d_model, base)
+    distance = offset_distance(np.arange(max(upto, 1)), d_model, base)
     falls = np.flatnonzero(np.diff(distance) < 0)
     return int(falls[0]) + 1 if falls.size else None
 

@@ -15,16 +15,10 @@ import streamlit as st
 
 import posenc
 from posenc.fit import ShiftFit, fit_shift, sine_only_fit_error, spread_positions
-from posenc.shift import (
-    apply_rotation,
-    apply_rotation_columns,
-    block_rotation,
-    column_rotation_matrix,
-    encode_positions,
-    offset_dot,
-    rotation_entries,
-    shift_residuals,
-)
+from posenc.rotation import block_rotation, column_rotation_matrix, rotation_entries
+from posenc.shift import apply_rotation, apply_rotation_columns, shift_residuals
+from posenc.similarity import offset_dot
+from posenc.sinusoidal import encode_positions
 
 # Rows and columns of T(k) drawn at most (32 pairs): every 2 x 2 block stays visible.
 WINDOW = 64
