@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from ui import controls, export, rope_extension
+from ui import controls, export, rope_extension, rope_models
 from ui import rope_data as data
 from ui.figures import rope as figs
 from ui.i18n import t
@@ -226,3 +226,7 @@ with tabs["layouts"]:
 with tabs["extension"]:
     if tabs["extension"].open:
         rope_extension.tab(model, layout, content)
+
+with tabs["models"]:
+    if tabs["models"].open:
+        rope_models.tab()

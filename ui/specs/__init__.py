@@ -73,6 +73,8 @@ LABELS: dict[str, tuple[tuple[str, dict], ...]] = {
     "rope_scaling": (("rope.scaling", {}),),
     "rope_factor": (("rope.factor", {}),),
     "rope_orig": (("rope.orig", {}),),
+    "rope_model": (("rope.model", {}),),
+    "rope_config": (("rope.config", {}),),
     "sc_head_dim": (("schemes.head_dim", {}),),
     "sc_train": (("schemes.train", {}),),
     "sc_len": (("schemes.length", {}),),

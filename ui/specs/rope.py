@@ -27,9 +27,14 @@ DECAY = ChoiceParam("rope_decay", ("bound", "same"), "bound")
 SCALING = ChoiceParam("rope_scaling", ("none", "linear", "ntk", "yarn", "llama3"), "yarn")
 FACTOR = FloatParam("rope_factor", 1.0, 32.0, 4.0, step=0.5)
 ORIGINAL = IntParam("rope_orig", 64, 4096, 512, step=64)
+# Tab "models": a released model's settings, or a pasted config.json (ui/model_presets.py).
+MODELS = ("llama2_7b", "llama31_8b", "mistral_7b", "qwen25_7b", "qwen25_7b_yarn", "neox_20b",
+          "phi2", "pasted")  # fmt: skip
+MODEL = ChoiceParam("rope_model", MODELS, "llama31_8b")
+CONFIG = TextParam("rope_config", "", max_chars=4000)
 
 # Tabs run lazily; the open tab is kept in the URL under its (translated) label.
-TAB_NAMES = ("scores", "pair", "decay", "compare", "layouts", "extension")
+TAB_NAMES = ("scores", "pair", "decay", "compare", "layouts", "extension", "models")
 TAB = tab_param("rope_tab", "rope", TAB_NAMES)
 
 # Bases drawn together in the decay tab (LLaMA 2, LLaMA 3, long-context models).
@@ -52,5 +57,7 @@ SPECS = (
     SCALING,
     FACTOR,
     ORIGINAL,
+    MODEL,
+    CONFIG,
     TAB,
 )
