@@ -9,6 +9,7 @@ context-extension variants. numpy only: import it in a notebook as is.
 (3, 4)
 """
 
+from posenc._threads import max_threads, set_max_threads
 from posenc.alibi import alibi_bias, alibi_slopes
 from posenc.attention import (
     additive_scores,
@@ -52,6 +53,7 @@ __all__ = [
     "frequencies",
     "learned_position_embeddings",
     "learned_provenance",
+    "max_threads",
     "offset_distance",
     "offset_dot",
     "relative_scores",
@@ -62,6 +64,7 @@ __all__ = [
     "same_content_decay",
     "scheme_block_means",
     "scheme_table",
+    "set_max_threads",
     "shift_residuals",
     "similarity_matrix",
     "sinusoid_block_means",

@@ -16,24 +16,23 @@ sin/cos pair with the same wavelength.
 
 Memory: no function builds an ``L x L x d`` tensor. Pairwise distances use the Gram
 identity ``||a - b||^2 = |a|^2 + |b|^2 - 2 a.b`` in float64 row blocks, and
-``scheme_criteria`` reads the table in row blocks of ``scheme_table``, one share of the
-rows per core (numpy releases the GIL), in a single pass.
+``scheme_criteria`` reads the table in row blocks of ``scheme_table``, in shares of the
+rows on posenc's thread pool (numpy releases the GIL), in a single pass.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
 
+from posenc import _threads
 from posenc._validate import check_array, check_base, check_int
 from posenc.schemes import SCHEMES, scheme_table
-from posenc.sinusoidal import _MAX_THREADS, frequencies
+from posenc.sinusoidal import frequencies
 
 __all__ = [
     "CONSISTENT_TOL",
@@ -594,21 +593,17 @@ def scheme_criteria(
 
     # One pass over the table for 2L (range, D(k) = ||e(k) - e(0)||) and, on its first
     # L rows, the table for L (change of codes, max |value|, steps p -> p + k), in row
-    # blocks, one contiguous share of the rows per core (numpy releases the GIL).
+    # blocks, contiguous shares of the rows on posenc's thread pool (numpy releases the GIL).
     # NaN until written: a slot the blocks missed would show in every result.
     offsets, offsets_short = np.full(double, np.nan), np.full(length, np.nan)
     steps = np.full(max(0, length - k), np.nan)
     block = _rows_per_block(long.width)
     n_blocks = -(-double // block)
-    workers = min(os.cpu_count() or 1, _MAX_THREADS, max(1, long.width * double // _THREAD_MIN))
+    workers = _threads.shares(long.width * double // _THREAD_MIN)
     bounds = np.linspace(0, n_blocks, workers + 1).round().astype(int) * block
     args = (long, short, length, k, offsets, offsets_short, steps)
     shares = [(int(a), int(min(b, double))) for a, b in pairwise(bounds) if a < b]
-    if len(shares) == 1:
-        found = [_scan(*args, *shares[0])]
-    else:
-        with ThreadPoolExecutor(len(shares)) as pool:
-            found = list(pool.map(lambda share: _scan(*args, *share), shares))
+    found = _threads.run(lambda share: _scan(*args, *share), shares)
     low, high = min(f[0] for f in found), max(f[1] for f in found)
     top, change = max(f[2] for f in found), max(f[3] for f in found)
     for begin, _ in shares[1:]:  # steps p -> p + k with p and p + k in different shares

@@ -24,13 +24,11 @@ own ``exp`` and ``sin`` (MKL or SLEEF, depending on the CPU) may differ by one u
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
+from posenc import _threads
 from posenc._validate import check_base, check_even, check_int, check_layout
-from posenc.sinusoidal import _MAX_THREADS, _THREADED_SIZE, _table, frequencies, sinusoidal
+from posenc.sinusoidal import _table, frequencies, sinusoidal
 from posenc.spectrum import _sin_cos_f32, frequencies_logspace
 
 __all__ = [
@@ -289,16 +287,11 @@ def max_abs_differences(
                 found[name] = _largest_magnitude(np.subtract(ours, paper, out=ours))
         return found
 
-    # Chunks of ~1 M entries, one thread per core for large tables (numpy releases the
-    # GIL in its loops); each chunk's own tables stay below the threaded size.
+    # Chunks of ~1 M entries on posenc's thread pool for large tables (numpy releases
+    # the GIL in its loops); each chunk's own tables stay below the threaded size.
     rows = max(1, (_BLOCK_ENTRIES // 4) // d_model)
     starts = range(0, length if computed else 0, rows)
-    threads = min(os.cpu_count() or 1, _MAX_THREADS) if length * d_model >= _THREADED_SIZE else 1
-    if threads > 1:
-        with ThreadPoolExecutor(threads) as pool:
-            found = list(pool.map(chunk, starts))
-    else:
-        found = [chunk(start) for start in starts]
+    found = _threads.run(chunk, starts, size=length * d_model)
     worst = {name: max((f[name] for f in found), default=0.0) for name in computed}
     for name, value in result.items():
         if value is not None:

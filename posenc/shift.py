@@ -20,13 +20,11 @@ The dense matrices (``T(k)``, seed 003's ``M(k)``, single entries) are built in
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
+from posenc import _threads
 from posenc._validate import check_array, check_int, check_layout, check_real
-from posenc.sinusoidal import _MAX_THREADS, frequencies, sinusoidal
+from posenc.sinusoidal import frequencies, sinusoidal
 
 __all__ = ["apply_rotation", "apply_rotation_columns", "shift_residuals"]
 
@@ -228,13 +226,7 @@ def shift_residuals(
         np.abs(moved, out=moved)
         out[start : start + n] = moved.max(axis=1)
 
-    # Slabs of ~1 M entries on every core for long tables (numpy releases the GIL).
-    starts = range(0, length, step)
-    workers = min(os.cpu_count() or 1, _MAX_THREADS) if len(starts) > 1 else 1
-    if workers > 1:
-        with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(slab, starts))
-    else:
-        for start in starts:
-            slab(start)
+    # Slabs of ~1 M entries on posenc's thread pool for long tables (numpy releases
+    # the GIL); each slab writes its own slice of ``out``.
+    _threads.run(slab, range(0, length, step))
     return out

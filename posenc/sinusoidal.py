@@ -21,11 +21,11 @@ Layouts of a row:
 from __future__ import annotations
 
 import math
-import os
-from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 
 import numpy as np
 
+from posenc import _threads
 from posenc._validate import (
     check_array,
     check_base,
@@ -37,10 +37,6 @@ from posenc._validate import (
 )
 
 __all__ = ["encode_positions", "frequencies", "sinusoidal", "wavelengths"]
-
-# Tables with at least this many pairs are filled by several threads (one per core).
-_THREADED_SIZE = 1 << 21
-_MAX_THREADS = 8
 
 
 def frequencies(d_model: int, base: float = 10000.0) -> np.ndarray:
@@ -126,8 +122,8 @@ def sinusoidal(
     ``sqrt(length)``); every other entry is one complex multiplication. Each factor is
     correctly rounded, so the product errs by a few ulp, not by the accumulated drift
     of a recurrence; products are clipped to [-1, 1], where the exact values lie. Tables
-    of 2 M pairs or more are filled by one thread per core (numpy releases the GIL in
-    its loops).
+    of 2 M pairs or more are filled in shares on posenc's one thread pool (numpy
+    releases the GIL in its loops; :func:`posenc.set_max_threads` bounds it).
 
     Examples
     --------
@@ -252,15 +248,16 @@ def _table(omega: np.ndarray, length: int, offset: float, layout: str, dtype) ->
 
 
 def _block_products(coarse, fine, z, block: int) -> None:
-    """``z[P + r] = coarse[P / block] * fine[r]``, on every core for large tables.
+    """``z[P + r] = coarse[P / block] * fine[r]``, in shares on posenc's thread pool.
 
-    numpy releases the GIL inside ufunc loops, so threads share the work. Each chunk is
+    numpy releases the GIL inside ufunc loops, so threads share the work (tables of
+    ``_threads.THREADED_SIZE`` pairs or more; :mod:`posenc._threads`). Each share is
     clipped to [-1, 1]: rounded unit factors can multiply to one ulp past +-1 (24
     float32 entries of the 8192 x 4096 table did), and the exact values never do.
     """
     length, half = z.shape
     n_blocks = coarse.shape[0]
-    workers = min(os.cpu_count() or 1, _MAX_THREADS) if z.size >= _THREADED_SIZE else 1
+    workers = _threads.shares(n_blocks) if z.size >= _threads.THREADED_SIZE else 1
     bounds = np.linspace(0, n_blocks, workers + 1).round().astype(int)
 
     def work(first: int, last: int) -> None:
@@ -275,8 +272,4 @@ def _block_products(coarse, fine, z, block: int) -> None:
         values = rows.view(rows.real.dtype)
         np.clip(values, -1.0, 1.0, out=values)
 
-    if workers == 1:
-        work(0, n_blocks)
-        return
-    with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(work, bounds[:-1], bounds[1:]))
+    _threads.run(lambda share: work(*share), pairwise(bounds))

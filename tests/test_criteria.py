@@ -164,8 +164,11 @@ def test_shares_on_several_threads_give_the_numbers_of_one_pass(name, k, monkeyp
     whole = scheme_criteria(name, 90, 12, 50.0, k=k)
     monkeypatch.setattr(criteria, "_BLOCK_ENTRIES", 60)
     monkeypatch.setattr(criteria, "_THREAD_MIN", 1)
-    monkeypatch.setattr(criteria.os, "cpu_count", lambda: 4)
-    split = scheme_criteria(name, 90, 12, 50.0, k=k)
+    posenc.set_max_threads(4)  # four shares on posenc's pool, whatever the core count
+    try:
+        split = scheme_criteria(name, 90, 12, 50.0, k=k)
+    finally:
+        posenc.set_max_threads(None)
     np.testing.assert_allclose(split.steps, whole.steps, atol=1e-12)
     for field in ("min_distance", "step_spread", "length_change", "min_distance_2l", "max_abs"):
         assert getattr(split, field) == pytest.approx(getattr(whole, field), abs=1e-12)
