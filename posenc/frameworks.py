@@ -28,8 +28,8 @@ import numpy as np
 
 from posenc import _threads
 from posenc._validate import check_base, check_even, check_int, check_layout
-from posenc.sinusoidal import _table, frequencies, sinusoidal
-from posenc.spectrum import _sin_cos_f32, frequencies_logspace
+from posenc.sinusoidal import frequencies, sinusoidal, table_from_frequencies
+from posenc.spectrum import frequencies_logspace, sin_cos_f32
 
 __all__ = [
     "FRAMEWORKS",
@@ -175,7 +175,7 @@ def framework_table(
         # Same frequencies as the paper (tf_old's exponent 2*(j//2)/d is 2i/d).
         return sinusoidal(length, d_model, base, layout=layout, offset=offset)
     if name != "torch32":
-        return _table(omega, length, float(offset), layout, np.float64)
+        return table_from_frequencies(omega, length, offset=offset, layout=layout)
     out = np.empty((length, d_model))
     rows = max(1, _BLOCK_ENTRIES // omega.size)
     for start in range(0, length, rows):
@@ -183,7 +183,7 @@ def framework_table(
         # position * div_term: int64 times float32 gives float32 in torch.
         positions = np.arange(offset + start, offset + stop, dtype=np.float32)
         angles = positions[:, None] * _torch32_div_term(d_model, base)[None, :]
-        _place(*_sin_cos_f32(angles), out[start:stop], layout)
+        _place(*sin_cos_f32(angles), out[start:stop], layout)
     return out
 
 
@@ -270,7 +270,7 @@ def max_abs_differences(
 
     def chunk(start: int) -> dict[str, float]:
         count = min(rows, length - start)
-        paper = _table(omega["paper"], count, float(start), "interleaved", np.float64)
+        paper = table_from_frequencies(omega["paper"], count, offset=start)
         found = {}
         for name in computed:
             if name == "torch32":
@@ -278,12 +278,12 @@ def max_abs_differences(
                 angles = positions[:, None] * div_term[None, :]
                 diff = np.empty(angles.shape)  # float32 results against float64 exactly
                 worst = 0.0
-                for values, column in zip(_sin_cos_f32(angles), (0, 1), strict=True):
+                for values, column in zip(sin_cos_f32(angles), (0, 1), strict=True):
                     np.subtract(values, paper[:, column::2], out=diff)
                     worst = max(worst, _largest_magnitude(diff))
                 found[name] = worst
             else:
-                ours = _table(omega[name], count, float(start), "interleaved", np.float64)
+                ours = table_from_frequencies(omega[name], count, offset=start)
                 found[name] = _largest_magnitude(np.subtract(ours, paper, out=ours))
         return found
 

@@ -28,6 +28,7 @@ import math
 
 import numpy as np
 
+from posenc._layout import pair_halves
 from posenc._validate import (
     check_array,
     check_base,
@@ -51,13 +52,6 @@ LLAMA3_HIGH_FREQ_FACTOR = 4.0
 
 def _theta(head_dim: int, base: float) -> np.ndarray:
     return base ** (-np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)
-
-
-def _pairs(x: np.ndarray, layout: str) -> tuple[np.ndarray, np.ndarray]:
-    half = x.shape[-1] // 2
-    if layout == "interleaved":
-        return x[..., 0::2], x[..., 1::2]
-    return x[..., :half], x[..., half:]
 
 
 def rope(
@@ -126,9 +120,9 @@ def rope(
             raise ValueError(f"inv_freq must have shape ({d // 2},), got {theta.shape}")
     angles = np.multiply.outer(positions, theta)
     cos, sin = np.cos(angles), np.sin(angles)
-    x1, x2 = _pairs(x.astype(np.float64, copy=False), layout)
+    x1, x2 = pair_halves(x.astype(np.float64, copy=False), layout)
     out = np.empty(x.shape, dtype=np.float64)
-    o1, o2 = _pairs(out, layout)
+    o1, o2 = pair_halves(out, layout)
     # o1 = x1 cos - x2 sin, o2 = x2 cos + x1 sin: the same roundings as the plain
     # expressions, with one temporary instead of four (fresh arrays cost page faults).
     product = np.multiply(x2, sin)

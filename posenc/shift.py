@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from posenc import _threads
+from posenc._layout import pair_halves
 from posenc._validate import check_array, check_int, check_layout, check_real
 from posenc.sinusoidal import frequencies, sinusoidal
 
@@ -30,20 +31,6 @@ __all__ = ["apply_rotation", "apply_rotation_columns", "shift_residuals"]
 
 # Work in slabs of about this many float64 entries (16 MB) to bound peak memory.
 _SLAB = 1 << 21
-
-
-def _halves(x: np.ndarray, layout: str, axis: int) -> tuple[np.ndarray, np.ndarray]:
-    """The sine and cosine parts of every pair along ``axis`` (views, no copies)."""
-    n = x.shape[axis]
-    index = [slice(None)] * x.ndim
-    if layout == "interleaved":
-        sine, cosine = slice(0, n, 2), slice(1, n, 2)
-    else:
-        sine, cosine = slice(0, n // 2), slice(n // 2, n)
-    index[axis] = sine
-    s = x[tuple(index)]
-    index[axis] = cosine
-    return s, x[tuple(index)]
 
 
 def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, axis: int):
@@ -57,8 +44,8 @@ def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, axis: 
         z = np.ascontiguousarray(x, dtype=np.float64).view(np.complex128)
         return np.multiply(z, cos - 1j * sin).view(np.float64)
     out = np.empty(x.shape, dtype=np.result_type(x, cos))
-    s, c = _halves(x, layout, axis)
-    out_s, out_c = _halves(out, layout, axis)
+    s, c = pair_halves(x, layout, axis)
+    out_s, out_c = pair_halves(out, layout, axis)
     scratch = np.multiply(c, sin)
     np.multiply(s, cos, out=out_s)
     out_s += scratch

@@ -36,7 +36,13 @@ from posenc._validate import (
     check_real,
 )
 
-__all__ = ["encode_positions", "frequencies", "sinusoidal", "wavelengths"]
+__all__ = [
+    "encode_positions",
+    "frequencies",
+    "sinusoidal",
+    "table_from_frequencies",
+    "wavelengths",
+]
 
 
 def frequencies(d_model: int, base: float = 10000.0) -> np.ndarray:
@@ -144,6 +150,39 @@ def sinusoidal(
     offset = check_real("offset", offset)
     dtype = check_dtype(dtype)
     return _table(omega, length, offset, layout, dtype)
+
+
+def table_from_frequencies(
+    omega, length: int, *, offset: float = 0, layout: str = "interleaved", dtype=np.float64
+) -> np.ndarray:
+    """:func:`sinusoidal` with any angular frequencies ``omega`` in place of the paper's.
+
+    The frameworks whose frequencies differ from the paper's (tensor2tensor, fairseq:
+    :mod:`posenc.frameworks`) build their tables with it, by the same fast method.
+
+    Parameters
+    ----------
+    omega : array_like, shape (m,)
+        Finite angular frequencies; the table has ``2 m`` columns.
+    length, offset, layout, dtype
+        As in :func:`sinusoidal`.
+
+    Examples
+    --------
+    >>> bool(np.allclose(table_from_frequencies(frequencies(8), 5), sinusoidal(5, 8)))
+    True
+    >>> table_from_frequencies([np.pi / 2], 3).round(12)
+    array([[ 0.,  1.],
+           [ 1.,  0.],
+           [ 0., -1.]])
+    """
+    omega = check_array("omega", omega).astype(np.float64, copy=False)
+    if omega.ndim != 1:
+        raise ValueError(f"omega must be one-dimensional, got shape {omega.shape}")
+    length = check_int("length", length, minimum=1)
+    return _table(
+        omega, length, check_real("offset", offset), check_layout(layout), check_dtype(dtype)
+    )
 
 
 def encode_positions(

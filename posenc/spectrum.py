@@ -49,6 +49,7 @@ __all__ = [
     "frequencies_logspace",
     "frequencies_power",
     "frequencies_reference",
+    "sin_cos_f32",
     "sine_turns_back",
     "torch_angles_f32",
     "torch_rows_f32",
@@ -396,16 +397,22 @@ def torch_rows_f32(positions, d_model: int, base: float = 10000.0) -> np.ndarray
     array([[0.        , 1.        , 0.        , 1.        ],
            [0.84147096, 0.5403023 , 0.09983341, 0.9950042 ]], dtype=float32)
     """
-    sin, cos = _sin_cos_f32(torch_angles_f32(positions, d_model, base))
+    sin, cos = sin_cos_f32(torch_angles_f32(positions, d_model, base))
     out = np.empty((sin.shape[0], 2 * sin.shape[1]), dtype=np.float32)
     out[:, 0::2] = sin
     out[:, 1::2] = cos
     return out
 
 
-def _sin_cos_f32(angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def sin_cos_f32(angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``sin``, ``cos`` of float32 angles, each rounded once to float32 (as exact as float32
-    allows; numpy's own float32 ``sin`` is not): the trig step of the torch float32 tables."""
+    allows; numpy's own float32 ``sin`` is not): the trig step of the torch float32 tables.
+
+    Examples
+    --------
+    >>> sin_cos_f32(np.float32([0.0, 1.0]))
+    (array([0.        , 0.84147096], dtype=float32), array([1.       , 0.5403023], dtype=float32))
+    """
     wide = np.asarray(angles, dtype=np.float32).astype(np.float64)
     return np.sin(wide).astype(np.float32), np.cos(wide).astype(np.float32)
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from posenc._layout import pair_halves
 from posenc._validate import check_array, check_base, check_even, check_layout, check_real
-from posenc.rope import _pairs, rope
+from posenc.rope import rope
 
 __all__ = ["xpos_same_content", "xpos_scores", "xpos_zeta"]
 
@@ -119,7 +120,7 @@ def xpos_scores(
             "(the decay zeta ** (span / scale_base) overflows float64)"
         )
     for rotated, scale in ((rq, q_scale), (rk, k_scale)):
-        first, second = _pairs(rotated, layout)
+        first, second = pair_halves(rotated, layout)
         first *= scale
         second *= scale
     return rq @ rk.T
