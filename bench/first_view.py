@@ -65,6 +65,19 @@ MEASURE_JS = """() => {
                 && sidebar.getAttribute('aria-expanded') !== 'false'),
     exceptions: document.querySelectorAll('[data-testid=stException]').length,
   };
+  // Tab labels cut: a tab past the right edge of its bar, or its text clipped.
+  out.tabs_cut = [...document.querySelectorAll('[data-testid=stTabs] [role=tab]')].some((tab) => {
+    const bar = tab.closest('[role=tablist]').getBoundingClientRect();
+    const r = tab.getBoundingClientRect();
+    return r.right > bar.right + 1 || tab.scrollWidth > tab.clientWidth + 1;
+  });
+  // A metric whose value is not larger than its label.
+  const px = (el) => (el ? parseFloat(getComputedStyle(el).fontSize) : null);
+  out.metric_small = [...document.querySelectorAll('[data-testid=stMetric]')].some((m) => {
+    const label = px(m.querySelector('[data-testid=stMetricLabel] p'));
+    const value = px(m.querySelector('[data-testid=stMetricValue]'));
+    return label !== null && value !== null && value <= label;
+  });
   if (!chart) return out;
   const size = (selector) => {
     const sizes = [...chart.querySelectorAll(selector)]
@@ -179,6 +192,10 @@ def problems(mode: str, found: dict) -> list[str]:
                 out.append(f"{key} {value:g} px < {least} px")
         if found.get("sidebar"):
             out.append("sidebar open")
+        if found.get("tabs_cut"):
+            out.append("a tab label is cut")
+        if found.get("metric_small"):
+            out.append("a metric's value is not larger than its label")
     elif found.get("modebar_over_plot"):
         out.append("mode bar over the plot area")
     return out

@@ -72,6 +72,8 @@ def test_the_targets_catch_a_small_font_a_low_chart_and_an_open_sidebar():
     for key, value in (("top", 768), ("tick", 17), ("axis_title", 21), ("legend", 12)):
         assert first_view.problems("presenter", {**good, key: value}), key
     assert first_view.problems("presenter", {**good, "sidebar": True})
+    assert first_view.problems("presenter", {**good, "tabs_cut": True})
+    assert first_view.problems("presenter", {**good, "metric_small": True})
     assert first_view.problems("phone", {"top": 844})
     assert first_view.problems("phone", {"top": 100, "modebar_over_plot": True})
     assert first_view.problems("phone", {"top": None}) == ["no chart"]
