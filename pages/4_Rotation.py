@@ -29,10 +29,7 @@ def matrix_tab() -> None:
         left.caption(t("rotation.t_window", runs=data.runs(idx), d_model=d_model))
     left.caption(t("rotation.t_lead"))
     right.markdown(t("rotation.block_header", pair=pair))
-    right.plotly_chart(
-        controls.fit_phone(figs.block_figure(block, dims, t, height=chart(280))),
-        key="rot_block_chart",
-    )
+    controls.plot(figs.block_figure(block, dims, t, height=chart(280)), "rot_block_chart", right)
     st.latex(figs.block_latex(pair, k, block))
     st.latex(figs.angle_latex(pair, d_model, base, k, omega))
     with left:
