@@ -33,9 +33,8 @@ def method_label(scaling: str | None) -> str:
 def settings_tex(m: mp.RopeModel) -> str:
     """The model's settings as one formula line (shared by both languages)."""
     parts = [rf"d = {m.head_dim}", rf"b = {m.base:,.0f}".replace(",", r"{,}")]
-    if m.partial_rotary_factor != 1.0 and m.scaling != "proportional":
-        parts.append(rf"r = {m.rotated}")
-    elif m.scaling == "proportional":
+    parts.append(rf"r = {m.rotated}")
+    if m.scaling == "proportional":
         parts.append(rf"p = {m.partial_rotary_factor:g}")
     parts.append(rf"L_0 = {m.original_context:,}".replace(",", r"{,}"))
     if m.scaling is not None:
@@ -54,24 +53,28 @@ def counts(view: dict, m: mp.RopeModel) -> dict[str, int]:
                 between=int(between.sum()))  # fmt: skip
 
 
+def positions(x: float) -> str:
+    """A wavelength in positions as a learner reads it: 6.28, 54,410 (no e-notation)."""
+    return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
+
+
 def summary(view: dict, m: mp.RopeModel) -> str:
-    """Two rows (as pretrained in L0, after scaling in L) of wavelengths and pairs under
-    one turn, as one Markdown table."""
+    """Rows as pretrained (in L0) and, for a scaled model, after scaling (in L): the
+    longest wavelength and the pairs under one turn, as one Markdown table."""
     rows = []
-    for key, wave, turns, first, length in (
-        ("pretrained", view["wavelength"], view["turns"], view["critical"], m.original_context),
-        ("scaled", view["wavelength_scaled"], view["turns_scaled"], view["critical_scaled"],
-         m.context),
-    ):  # fmt: skip
-        finite = wave[np.isfinite(wave)]
+    cases = [("pretrained", view["wavelength"], view["turns"], view["critical"],
+              m.original_context)]  # fmt: skip
+    if m.scaling is not None:
+        cases.append(("scaled", view["wavelength_scaled"], view["turns_scaled"],
+                      view["critical_scaled"], m.context))  # fmt: skip
+    for key, wave, turns, first, length in cases:
         rows.append([
             t(f"rope.models_row_{key}"), f"{length:,}",
-            f"{finite.min():,.4g}" if finite.size else "—",
-            f"{wave.max():,.4g}" if np.isfinite(wave.max()) else "∞",
+            positions(wave.max()) if np.isfinite(wave.max()) else "∞",
             int((turns < 1).sum()), t("rope.models_none") if first is None else first,
         ])  # fmt: skip
     columns = [t(f"rope.models_summary_{c}") for c in
-               ("speeds", "context", "short", "long", "under", "first")]  # fmt: skip
+               ("speeds", "context", "long", "under", "first")]  # fmt: skip
     return markdown_table(pd.DataFrame(rows, columns=columns), left=[columns[0]])
 
 
@@ -124,6 +127,7 @@ def tab() -> None:
     model = read_model(code)
     if model is None:
         return
+    st.caption(t("rope.models_own"))
     st.latex(FORMULA)
     st.latex(settings_tex(model))
     view = mp.pair_view(model)

@@ -165,7 +165,6 @@ TEXTS = {
     "rope.models_partial": "Only {r} of the head's {d} dimensions rotate; the other {rest} carry no position.",
     "rope.models_summary_speeds": "speeds",
     "rope.models_summary_context": "context",
-    "rope.models_summary_short": "shortest wavelength",
     "rope.models_summary_long": "longest wavelength",
     "rope.models_summary_under": "pairs under one turn",
     "rope.models_summary_first": "first such pair",
@@ -188,4 +187,5 @@ TEXTS = {
     "rope.cfg_yarn": "This page computes YaRN with `beta_fast` = 32 and `beta_slow` = 1; the config sets {field} to {value}.",
     "rope.cfg_rotated": "With {field}, {r} of the head's {d} dimensions would rotate: that must be an even number, at least 2.",
     "rope.models_card": "model card",
+    "rope.models_own": "Here the model sets d, b and L₀; the sidebar's settings apply to the other tabs.",
 }

@@ -165,7 +165,6 @@ TEXTS = {
     "rope.models_partial": "头的 {d} 维中只有 {r} 维旋转；其余 {rest} 维不带位置信息。",
     "rope.models_summary_speeds": "角频率",
     "rope.models_summary_context": "上下文",
-    "rope.models_summary_short": "最短波长",
     "rope.models_summary_long": "最长波长",
     "rope.models_summary_under": "转不满一圈的维度对",
     "rope.models_summary_first": "其中第一个",
@@ -188,4 +187,5 @@ TEXTS = {
     "rope.cfg_yarn": "本页按 `beta_fast` = 32、`beta_slow` = 1 计算 YaRN；config 把 {field} 设为 {value}。",
     "rope.cfg_rotated": "按 {field}，头的 {d} 维中将有 {r} 维旋转：这必须是不小于 2 的偶数。",
     "rope.models_card": "模型卡",
+    "rope.models_own": "本页由模型决定 d、b 和 L₀；侧栏的设置用于其他标签页。",
 }
