@@ -20,7 +20,7 @@ from ui import story_data as data
 from ui.params import CARRIED
 from ui.specs import setting_label
 from ui.specs import story as specs
-from ui.story import STEPS
+from ui.story import STEPS, tiny
 from ui.texts import text
 
 PAGE = "0_Start_here.py"
@@ -214,6 +214,20 @@ def test_the_smooth_bit_crosses_one_half_where_the_bit_jumps(bit):
         assert before * after <= 0 or min(abs(before), abs(after)) < 0.05
 
 
+def test_smooth_notes_quote_the_transformers_wavelength_ratio():
+    # The Transformer's factor per pair, b^(2/d), is not always below 2 (d = 16: 3.16).
+    small, big = (posenc.wavelengths(d, 10000.0) for d in (512, 16))
+    assert round(small[1] / small[0], 2) == 1.04 and round(big[1] / big[0], 2) == 3.16
+    for lang in ("en", "zh"):
+        notes = text(lang, "story.smooth_notes")
+        assert "1.04" in notes and "3.16" in notes and "512" in notes
+
+
+def test_the_smooth_lead_names_the_drawn_bit_and_its_period():
+    shown = lead(open_step(4, story_bit=2))
+    assert shown.startswith("Bit 2 is a square wave of period 8")
+
+
 def test_clock_wavelengths_grow_by_the_stated_ratio():
     lam = posenc.wavelengths(16, 10000.0)
     assert np.allclose(lam[1:] / lam[:-1], data.wavelength_ratio())
@@ -252,6 +266,16 @@ def test_dot_products_depend_on_the_offset_only(p):
     assert np.allclose(first, posenc.offset_dot(k, data.DOT_D), atol=1e-12)
 
 
+def test_dot_sentence_quotes_the_gap_in_plain_notation_and_notes_d_over_2():
+    _, first, moved = data.dot_curves(30)
+    gap = np.abs(first - moved).max()
+    shown = lead(open_step(8))
+    assert f"at most {tiny(gap)}, rounding" in shown and "e-" not in shown
+    assert tiny(5.3e-15) == "5 × 10⁻¹⁵" and tiny(0.0) == "0"
+    assert first[0] == pytest.approx(data.DOT_D / 2) and first.max() == first[0]
+    assert "d = 32" in text("en", "story.dot_notes") and data.DOT_D == 32
+
+
 @pytest.mark.parametrize("seed", [0, 1, 42, 99])
 @pytest.mark.parametrize("k", [0, 4, 30])
 def test_through_weights_the_score_at_a_fixed_offset_swings(k, seed):
@@ -268,6 +292,13 @@ def test_weights_sentence_quotes_the_flat_value_and_the_swing():
     assert f"swings by {data.swing(weighted):.2f}" in shown
 
 
+@pytest.mark.parametrize("n", [9, 10])
+def test_score_charts_name_the_key_position_with_the_chosen_offset(n):
+    key = "story_w_k" if n == 9 else "story_rope_k"
+    layout = figures(open_step(n, **{key: 7}))[0]["layout"]
+    assert layout["xaxis"]["title"]["text"] == "query position m (key position n = m − 7)"
+
+
 @pytest.mark.parametrize("k", [0, 4, 30])
 def test_rope_scores_at_a_fixed_offset_are_flat_and_equal_g(k):
     scores = data.rope_scores(k)
@@ -277,7 +308,9 @@ def test_rope_scores_at_a_fixed_offset_are_flat_and_equal_g(k):
     theta, _ = posenc.rope_frequencies(data.SCORE_D)
     g = posenc.relative_scores(q, key, [k], theta)[0]
     assert scores[0] == pytest.approx(g)
-    assert f"the score is {scores[0]:.2f} for every m" in lead(open_step(10, story_rope_k=k))
+    shown = lead(open_step(10, story_rope_k=k))
+    assert f"the score is {scores[0]:.2f} for every m" in shown
+    assert f"(spread {tiny(data.swing(scores))}, rounding)" in shown
 
 
 @pytest.mark.parametrize("d", range(specs.DECAY_D.minimum, specs.DECAY_D.maximum + 1, 8))
@@ -306,6 +339,17 @@ def test_extension_methods_slow_the_pairs_as_stated(factor):
 
 def test_extension_sentence_names_the_factor_and_context():
     assert "s = 4 times the trained context (L₀ = 512)" in lead(open_step(12))
+
+
+@pytest.mark.parametrize("factor", [1.5, 4.0, 32.0])
+def test_extension_sentence_quotes_how_much_slower_ntks_slowest_pair_turns(factor):
+    # Dynamic NTK at L' = s L0: b' = b (s L'/L0 - (s - 1))^(d/(d-2)), so the slowest pair
+    # turns s^2 - s + 1 times slower (13 at s = 4), more than PI's s.
+    slowest = 1 / data.speed_ratios(factor)["ntk"][-1]
+    assert slowest == pytest.approx(factor**2 - factor + 1)
+    shown = lead(open_step(12, story_factor=factor))
+    assert f"the slowest turns {slowest:.3g}× slower" in shown
+    assert f"最慢的降为 1/{slowest:.3g}" in lead(open_step(12, story_factor=factor, lang="zh"))
 
 
 # ---------------------------------------------------------- presenter mode and phones

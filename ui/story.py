@@ -129,6 +129,17 @@ def _num(x: float, digits: int = 3) -> str:
     return f"{x:.{digits}g}"
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def tiny(x: float) -> str:
+    """A small size in school notation, one digit: ``5 × 10⁻¹⁵`` (not ``5e-15``)."""
+    if x == 0:
+        return "0"
+    mantissa, exponent = f"{abs(x):.0e}".split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
 # ------------------------------------------------------------------ the steps
 
 
@@ -187,7 +198,7 @@ def smooth(lead) -> Deeper:
     curves = data.smooth_bit(bit)
     _two(
         lead,
-        t("story.smooth_lead", period=2 ** (bit + 1)),
+        t("story.smooth_lead", i=bit, period=2 ** (bit + 1)),
         t("story.smooth_next", ratio=_num(1 / data.speed_ratio())),
     )
     _plot(figs.smooth_figure(curves, bit, t, height=controls.chart_height(320)), "smooth")
@@ -271,7 +282,7 @@ def dot(lead) -> Deeper:
     p = int(_slider(specs.DOT_P, "dot_p"))
     k, first, moved = data.dot_curves(p)
     gap = float(np.abs(first - moved).max())
-    _two(lead, t("story.dot_lead", p=p, gap=f"{gap:.0e}"), t("story.dot_only"))
+    _two(lead, t("story.dot_lead", p=p, gap=tiny(gap)), t("story.dot_only"))
     lines = [
         (t("story.dot_line", p=0), first, figs.BLUE, "solid"),
         (t("story.dot_line", p=p), moved, figs.RED, "dash"),
@@ -301,7 +312,7 @@ def weights(lead) -> Deeper:
         (t("story.weights_w"), weighted, figs.RED, "solid"),
     ]
     fig = figs.lines_figure(
-        m, lines, t, x_title=t("story.query_m"), y_title=t("story.score"),
+        m, lines, t, x_title=t("story.query_m", k=k), y_title=t("story.score"),
         hover=t("story.score_hover"), height=controls.chart_height(320),
     )  # fmt: skip
     _plot(fig, "weights")
@@ -316,14 +327,15 @@ def rope(lead) -> Deeper:
     _two(
         lead,
         t("story.rope_lead"),
-        t("story.rope_flat", k=k, value=f"{scores[0]:.2f}", spread=f"{data.swing(scores):.0e}"),
+        t("story.rope_flat", k=k, value=f"{scores[0]:.2f}", spread=tiny(data.swing(scores))),
     )
     lines = [
         (t("story.rope_line"), scores, figs.BLUE, "solid"),
         (t("story.weights_w"), weighted, figs.GREY, "dot"),
     ]
     fig = figs.lines_figure(
-        data.query_positions(k), lines, t, x_title=t("story.query_m"), y_title=t("story.score"),
+        data.query_positions(k), lines, t, x_title=t("story.query_m", k=k),
+        y_title=t("story.score"),
         hover=t("story.score_hover"), height=controls.chart_height(320),
     )  # fmt: skip
     _plot(fig, "rope")
@@ -363,7 +375,7 @@ def extend(lead) -> Deeper:
     _two(
         lead,
         t("story.extend_lead", s=f"{factor:g}", L0=data.EXT_ORIGINAL),
-        t("story.extend_methods"),
+        t("story.extend_methods", ntk=_num(1 / ratios["ntk"][-1])),
     )
     lines = [
         (t(f"story.method_{name}"), ratios[name], colour, dash)
@@ -375,11 +387,12 @@ def extend(lead) -> Deeper:
         height=controls.chart_height(320),
     )  # fmt: skip
     _plot(fig, "extend")
-    st.latex(
-        r"\theta_j' = \tfrac{\theta_j}{s}\ \ (\mathrm{PI}),\qquad \theta_j' = b'^{-2j/d},\ b' > b"
-        r"\ \ (\mathrm{NTK}),\qquad \theta_j' = (1-\gamma_j)\tfrac{\theta_j}{s} + \gamma_j\theta_j"
-        r"\ \ (\mathrm{YaRN})"
-    )
+    parts = (
+        r"\theta_j' = \tfrac{\theta_j}{s}\ \ (\mathrm{PI})",
+        r"\theta_j' = b'^{-2j/d},\ b' > b\ \ (\mathrm{NTK})",
+        r"\theta_j' = (1-\gamma_j)\tfrac{\theta_j}{s} + \gamma_j\theta_j\ \ (\mathrm{YaRN})",
+    )  # one method a line on a phone (one line wrapped inside the NTK formula)
+    st.latex((r" \\ " if controls.phone() else r",\qquad ").join(parts))
     params = {
         "rope_scaling": "yarn",
         "rope_factor": f"{factor:g}",

@@ -55,7 +55,8 @@ def naive_figure(
 ) -> go.Figure:  # fmt: skip
     """p / (L - 1) for two lengths (panel 1) and the raw index p (panel 2)."""
     titles = [tr("story.naive_panel_norm"), tr("story.naive_panel_index")]
-    fig = panels(2, stacked=stacked, titles=titles, spacing=0.12)
+    panel = height // 2 + 40  # stacked: the gap is PANEL_GAP px only at the drawn height
+    fig = panels(2, stacked=stacked, titles=titles, spacing=0.12, panel_height=panel)
     hover = tr("story.naive_hover") + "<extra></extra>"
     lines = (
         ("short", tr("story.naive_short", L=short), BLUE, 1),
@@ -74,7 +75,7 @@ def naive_figure(
     band = dict(type="rect", x0=0, x1=length - 1, y0=-1, y1=1, line_width=0)
     fig.add_shape(**band, fillcolor="rgba(138,144,156,0.18)", **cell(2, stacked))
     if stacked:
-        style_stacked(fig, 2, height // 2 + 40)
+        style_stacked(fig, 2, panel)
     else:
         style(fig, height=height)
     fig.update_xaxes(title=tr("story.position"))
@@ -169,7 +170,7 @@ def circle_figure(
     )  # fmt: skip
     fig.add_trace(  # the starts' labels just outside the circle, clear of the dots
         go.Scatter(
-            x=1.2 * s[list(starts)], y=1.12 * c[list(starts)], mode="text",
+            x=1.3 * s[list(starts)], y=1.12 * c[list(starts)], mode="text",
             text=[f"p = {q}" for q in starts], hoverinfo="skip", showlegend=False,
         )
     )  # fmt: skip
