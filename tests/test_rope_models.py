@@ -336,3 +336,17 @@ def test_a_hostile_pasted_config_stays_text():
     notice = at.info[0].value
     code = notice[notice.index("`") : notice.rindex("`") + 1]
     assert "https" in code and "https" not in notice.replace(code, "")
+
+
+def test_the_configs_extreme_values_are_valid_and_the_largest_is_drawn():
+    """Tests walking every setting's ends paste the largest valid config (4000 characters,
+    a 1024-dimension head scaled to 100,000,000 positions): it is read and drawn."""
+    largest = sp.CONFIG.extreme("max")
+    assert len(largest) == sp.CONFIG.max_chars and sp.CONFIG.parse(largest) == largest
+    assert sp.CONFIG.extreme("min") == ""
+    model = mp.parse_config(largest)
+    assert (model.head_dim, model.context) == (1024, mp.MAX_CONTEXT)
+    at = run_page(PAGE, {**TAB, "rope_model": "pasted", "rope_config": largest})
+    fig = chart(at, "rope_models_chart")
+    assert len(json.dumps(fig)) < 1_000_000
+    assert decode(fig["data"][0]["y"]).size == 512

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
 from ui.specs import tab_param
 
@@ -31,7 +33,30 @@ ORIGINAL = IntParam("rope_orig", 64, 4096, 512, step=64)
 MODELS = ("llama2_7b", "llama31_8b", "mistral_7b", "qwen25_7b", "qwen25_7b_yarn", "neox_20b",
           "phi2", "pasted")  # fmt: skip
 MODEL = ChoiceParam("rope_model", MODELS, "llama31_8b")
-CONFIG = TextParam("rope_config", "", max_chars=4000)
+
+
+class ConfigParam(TextParam):
+    """The pasted config.json (read by ``ui.model_presets.parse_config``)."""
+
+    def extreme(self, which: str) -> str:
+        """The shortest and the largest valid text, for tests that walk every setting's
+        ends: empty, and the heaviest config the tab reads (the largest head, Llama 3.1
+        scaling to the largest context) padded with spaces to the cap."""
+        if which == "min":
+            return ""
+        scaling = {
+            "rope_type": "llama3",
+            "factor": 64.0,
+            "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0,
+            "original_max_position_embeddings": 1_000_000,
+        }
+        heavy = {"head_dim": 1024, "rope_theta": 1e12, "max_position_embeddings": 100_000_000,
+                 "rope_scaling": scaling}  # fmt: skip
+        return json.dumps(heavy).ljust(self.max_chars)
+
+
+CONFIG = ConfigParam("rope_config", "", max_chars=4000)
 
 # Tabs run lazily; the open tab is kept in the URL under its (translated) label.
 TAB_NAMES = ("scores", "pair", "decay", "compare", "layouts", "extension", "models")
