@@ -10,14 +10,15 @@ consistent       the spread ``max_p - min_p`` of ``||e(p+k) - e(p)||`` is 0, and
 extrapolates     at 2L positions: values still within [-1, 1], rows still distinct
 ===============  =================================================================
 
-and the link between the binary counter and the sinusoid (seed 001): bit ``i`` of
-``p`` is a square wave of period ``2**(i + 1)`` whose fundamental is a fixed mix of the
-sin/cos pair with the same wavelength.
+Memory: no function builds an ``L x L x d`` tensor. Pairwise distances
+(:mod:`posenc.distances`) use the Gram identity ``||a - b||^2 = |a|^2 + |b|^2 - 2 a.b``
+in float64 row blocks, and ``scheme_criteria`` reads the table in row blocks of
+``scheme_table``, in shares of the rows on posenc's thread pool (numpy releases the
+GIL), in a single pass.
 
-Memory: no function builds an ``L x L x d`` tensor. Pairwise distances use the Gram
-identity ``||a - b||^2 = |a|^2 + |b|^2 - 2 a.b`` in float64 row blocks, and
-``scheme_criteria`` reads the table in row blocks of ``scheme_table``, in shares of the
-rows on posenc's thread pool (numpy releases the GIL), in a single pass.
+The distance helpers (:mod:`posenc.distances`), the counter (:mod:`posenc.counter`)
+and ``sine_table`` (:mod:`posenc.schemes`) are re-exported here, where the pages read
+them with the criteria.
 """
 
 from __future__ import annotations
@@ -30,9 +31,19 @@ from typing import NamedTuple
 import numpy as np
 
 from posenc import _threads
-from posenc._validate import check_array, check_base, check_int
-from posenc.schemes import SCHEMES, scheme_table
-from posenc.sinusoidal import frequencies
+from posenc._validate import check_base, check_int
+
+# Read with the criteria, and imported from here by the pages: re-exported.
+from posenc.counter import bit_fundamental, bit_wave, counter_base, counter_frequencies
+from posenc.distances import (
+    Pair,
+    max_abs,
+    min_distance,
+    pairwise_distances,
+    rows_per_block,
+    step_distances,
+)
+from posenc.schemes import SCHEMES, scheme_table, sine_table
 
 __all__ = [
     "CONSISTENT_TOL",
@@ -60,205 +71,8 @@ CONSISTENT_TOL = 1e-9
 # Encodings whose ||e(p) - e(q)|| depends on p - q only: index and normalised are affine
 # in p, the sinusoid rotates each pair by omega_i (q - p) (seed 000, T(k)).
 SHIFT_INVARIANT = ("index", "normalised", "sinusoidal")
-# Float64 entries per working block (8 MB: faster than 32 MB, fewer cache misses), and
-# the side of a Gram tile (cache-sized).
-_BLOCK_ENTRIES = 2**20
-_TILE = 256
 # Entries of the table for 2L per extra thread (below, threads cost more than they save).
 _THREAD_MIN = 2**21
-
-
-class Pair(NamedTuple):
-    """Two positions ``i < j`` and their distance (``nan, -1, -1`` when there is no pair)."""
-
-    distance: float
-    i: int
-    j: int
-
-
-def _rows_per_block(width: int) -> int:
-    return max(1, _BLOCK_ENTRIES // max(1, width))
-
-
-def pairwise_distances(a, b=None) -> np.ndarray:
-    """Euclidean distances between the rows of ``a`` and of ``b`` (default ``a``).
-
-    .. math:: \\|a_i - b_j\\|^2 = \\|a_i\\|^2 + \\|b_j\\|^2 - 2\\, a_i \\cdot b_j
-
-    Computed in float64 on columns centred by the mean of ``b`` (distances do not change,
-    rounding shrinks with the norms); tiny negative squares are clipped to 0.
-
-    Parameters
-    ----------
-    a : array_like, shape (m, d)
-    b : array_like, shape (n, d), optional
-
-    Returns
-    -------
-    ndarray, shape (m, n)
-
-    Examples
-    --------
-    >>> pairwise_distances([[0.0, 0.0], [3.0, 4.0]])
-    array([[0., 5.],
-           [5., 0.]])
-    """
-    a = check_array("a", a, min_ndim=2).astype(np.float64, copy=False)
-    b = a if b is None else check_array("b", b, min_ndim=2).astype(np.float64, copy=False)
-    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[1]:
-        raise ValueError(f"a and b must be 2-D with the same columns, got {a.shape}, {b.shape}")
-    centre = b.mean(axis=0) if b.shape[0] else 0.0
-    a, b = a - centre, b - centre
-    sq = np.einsum("ij,ij->i", a, a)[:, None] + np.einsum("ij,ij->i", b, b)[None, :]
-    sq -= 2.0 * (a @ b.T)
-    return np.sqrt(np.maximum(sq, 0.0, out=sq), out=sq)
-
-
-def min_distance(table, *, min_gap: int = 1) -> Pair:
-    """The closest two rows ``i < j`` with ``j - i >= min_gap``.
-
-    The pair is found with the Gram identity of ``pairwise_distances`` on tiles of rows
-    (memory ``O(tile^2)``, never ``L x L x d``) of the column-centred table, and its
-    distance is then measured directly as ``||e(i) - e(j)||``. Exact pruning: two tiles
-    whose bounding boxes are farther apart than the closest pair exactly ``min_gap``
-    apart cannot hold the answer and are skipped (for codes of consecutive positions,
-    most tile pairs: 79 % for the binary counter, 87 % for sin(p / 2^i) at 8192 rows).
-
-    Parameters
-    ----------
-    table : array_like, shape (L, d)
-    min_gap : int
-        Smallest ``j - i`` considered, >= 1 (1: every pair; larger: far-apart pairs).
-
-    Returns
-    -------
-    Pair
-        ``(nan, -1, -1)`` when no pair is ``min_gap`` apart (``L <= min_gap``).
-
-    Examples
-    --------
-    >>> min_distance([[0.0], [5.0], [1.0], [9.0]])
-    Pair(distance=1.0, i=0, j=2)
-    >>> min_distance([[0.0], [5.0], [1.0], [9.0]], min_gap=3)
-    Pair(distance=9.0, i=0, j=3)
-    """
-    table = check_array("table", table, min_ndim=2).astype(np.float64, copy=False)
-    if table.ndim != 2:
-        raise ValueError(f"table must be 2-D, got shape {table.shape}")
-    min_gap = check_int("min_gap", min_gap, minimum=1)
-    n = table.shape[0]
-    if n <= min_gap:
-        return Pair(math.nan, -1, -1)
-    centred = table - table.mean(axis=0)
-    sq = np.einsum("ij,ij->i", centred, centred)
-    # Tiles of _TILE rows. Two tiles' bounding boxes are at least this far apart squared:
-    # tile pairs farther apart than the closest pair min_gap apart cannot hold the answer.
-    starts = np.arange(0, n, _TILE)
-    low = np.minimum.reduceat(centred, starts, axis=0)
-    high = np.maximum.reduceat(centred, starts, axis=0)
-    bound = float(step_distances(centred, min_gap).min()) ** 2 * (1.0 + 1e-9)
-    best = (math.inf, -1, -1)
-    for a, row_start in enumerate(starts):
-        rows = centred[row_start : row_start + _TILE]
-        gaps = np.maximum(np.maximum(low[a:] - high[a], low[a] - high[a:]), 0.0)
-        apart = np.einsum("bj,bj->b", gaps, gaps)  # from tile a to tiles b = a, a + 1, ..
-        for b in range(a, len(starts)):
-            col_start = int(starts[b])
-            cols = centred[col_start : col_start + _TILE]
-            lag = min_gap - (col_start - row_start)  # pair (r, c) counts when c - r >= lag
-            if lag > cols.shape[0] - 1 or apart[b - a] > bound:
-                continue
-            d2 = rows @ cols.T
-            d2 *= -2.0
-            d2 += sq[row_start : row_start + _TILE, None]
-            d2 += sq[None, col_start : col_start + _TILE]
-            if lag > 1 - rows.shape[0]:
-                d2[np.tri(*d2.shape, lag - 1, dtype=bool)] = np.inf
-            r, c = divmod(int(np.argmin(d2)), d2.shape[1])
-            best = min(best, (float(d2[r, c]), int(row_start) + r, col_start + c))
-    _, best_i, best_j = best  # ties: the smallest (i, j)
-    distance = float(np.linalg.norm(table[best_i] - table[best_j]))
-    return Pair(distance, best_i, best_j)
-
-
-def step_distances(table, k: int = 1) -> np.ndarray:
-    """``||e(p + k) - e(p)||`` for ``p = 0 .. L - k - 1`` (empty when ``k >= L``).
-
-    Parameters
-    ----------
-    table : array_like, shape (L, d)
-    k : int
-        Offset, >= 1.
-
-    Examples
-    --------
-    The binary counter: 7 -> 8 flips four bits, so that step is 2 = sqrt(4).
-
-    >>> from posenc.schemes import scheme_table
-    >>> step_distances(scheme_table("binary", 10, 4))
-    array([1.        , 1.41421356, 1.        , 1.73205081, 1.        ,
-           1.41421356, 1.        , 2.        , 1.        ])
-    """
-    table = check_array("table", table, min_ndim=2)
-    k = check_int("k", k, minimum=1)
-    n = table.shape[0]
-    out = np.empty(max(0, n - k))
-    step = _rows_per_block(table.shape[1])
-    for start in range(0, out.size, step):
-        stop = min(start + step, out.size)
-        diff = np.subtract(table[start + k : stop + k], table[start:stop], dtype=np.float64)
-        out[start:stop] = np.sqrt(np.einsum("ij,ij->i", diff, diff))
-    return out
-
-
-def max_abs(table) -> float:
-    """Largest ``|value|`` of a table (the *bounded* criterion).
-
-    Examples
-    --------
-    >>> max_abs([[0.5, -2.0], [1.0, 0.0]])
-    2.0
-    """
-    return float(np.abs(check_array("table", table)).max())
-
-
-def sine_table(positions, omegas) -> np.ndarray:
-    """Sine-only codes ``e(p)_j = sin(omega_j p)`` (seed 003).
-
-    With three frequencies this is the d_model = 3 example: high frequencies close a
-    loop within the sequence, so far-apart positions come close.
-
-    Parameters
-    ----------
-    positions : int or array_like of float
-        An int L >= 1 means ``p = 0 .. L - 1``; an array gives the positions (they may be
-        fractional, to draw the continuous path).
-    omegas : array_like, shape (m,)
-        Angular frequencies, finite.
-
-    Returns
-    -------
-    ndarray, shape (number of positions, m)
-
-    Examples
-    --------
-    >>> sine_table(3, [1.0, 0.5]).round(4)
-    array([[0.    , 0.    ],
-           [0.8415, 0.4794],
-           [0.9093, 0.8415]])
-    >>> sine_table([0.5], [np.pi]).tolist()
-    [[1.0]]
-    """
-    if isinstance(positions, (int, np.integer)) and not isinstance(positions, bool):
-        positions = np.arange(check_int("positions", positions, minimum=1), dtype=np.float64)
-    else:
-        positions = check_array("positions", positions).astype(np.float64)
-        if positions.ndim != 1:
-            raise ValueError(f"positions must be an int or 1-D, got shape {positions.shape}")
-    omegas = check_array("omegas", omegas).astype(np.float64)
-    if omegas.ndim != 1:
-        raise ValueError(f"omegas must be 1-D, got shape {omegas.shape}")
-    return np.sin(np.multiply.outer(positions, omegas))
 
 
 # ---------------------------------------------------------------------------------
@@ -389,7 +203,7 @@ def distance_blocks(
 
     Yields ``(start, block)`` with ``block`` of shape ``(rows, length)`` for positions
     ``start .. start + rows - 1``, so the full matrix never has to exist. Shift-invariant
-    schemes (``SHIFT_INVARIANT``) read ``D(|i - j|)`` from ``D(k) = ||e(k) - e(0)||``;
+    schemes (``SHIFT_INVARIANT``) read ``D(|p - q|)`` from ``D(k) = ||e(k) - e(0)||``;
     the others use the Gram identity on a table with few columns of equal distances.
 
     Parameters
@@ -442,7 +256,7 @@ def _offsets(source: _Source, stop: int) -> np.ndarray:
     """``D(k) = ||e(k) - e(0)||`` for ``k = 0 .. stop - 1``."""
     out = np.empty(stop)
     first = source.rows(0, 1)[1]
-    step = _rows_per_block(source.width)
+    step = rows_per_block(source.width)
     for start in range(0, stop, step):
         diff = source.rows(start, min(start + step, stop))[1] - first
         out[start : start + diff.shape[0]] = np.sqrt(np.einsum("ij,ij->i", diff, diff))
@@ -478,7 +292,7 @@ def _scan(long, short, length, k, offsets, offsets_short, steps, begin, end):
     ``(low, high, top, change)``. Steps whose ``p + k`` lies past this share are left."""
     low, high, top, change = math.inf, -math.inf, 0.0, 0.0
     first, first_short = long.rows(0, 1)[1], short.rows(0, 1)[1]
-    block = _rows_per_block(long.width)
+    block = rows_per_block(long.width)
     work = np.empty((min(block, end - begin), long.width))
     tail = np.empty((0, short.width))  # the last (up to) k scaled rows before this block
     tail_norms = np.empty(0)
@@ -597,7 +411,7 @@ def scheme_criteria(
     # NaN until written: a slot the blocks missed would show in every result.
     offsets, offsets_short = np.full(double, np.nan), np.full(length, np.nan)
     steps = np.full(max(0, length - k), np.nan)
-    block = _rows_per_block(long.width)
+    block = rows_per_block(long.width)
     n_blocks = -(-double // block)
     workers = _threads.shares(long.width * double // _THREAD_MIN)
     bounds = np.linspace(0, n_blocks, workers + 1).round().astype(int) * block
@@ -643,82 +457,3 @@ def scheme_criteria(
         pairs_checked=checked,
         steps=steps,
     )
-
-
-# ---------------------------------------------------------------------------------
-# The counter and its smooth version (seed 001).
-
-
-def counter_base(bits: int) -> float:
-    """The base whose sin/cos pairs double their wavelength from one pair to the next.
-
-    With ``d = 2 * bits`` (one pair per bit) the paper's wavelengths are
-    ``lambda_i = 2 pi base^(2i/d)``; ``lambda_{i+1} / lambda_i = base^(2/d) = 2`` gives
-
-    .. math:: base = 2^{d/2} = 2^{bits}
-
-    Examples
-    --------
-    >>> counter_base(4)
-    16.0
-    """
-    bits = check_int("bits", bits, minimum=1, maximum=62)
-    return float(2**bits)
-
-
-def counter_frequencies(bits: int) -> np.ndarray:
-    """``omega_i = 2 pi / 2^(i+1) = pi * base^(-2i/d)`` for bits ``i = 0 .. bits - 1``.
-
-    The wavelength of pair i is then ``2^(i+1)`` positions, the period of bit i. The
-    factor ``pi`` changes the frequencies, not a phase: the paper fixes ``omega_0 = 1``
-    (wavelength ``2 pi``); the counter's lowest bit needs wavelength 2, so positions
-    advance the angle by ``pi`` per step. (The phase is the half-step shift ``p + 1/2``
-    of :func:`bit_fundamental`.)
-
-    Examples
-    --------
-    >>> (2 * np.pi / counter_frequencies(4)).tolist()
-    [2.0, 4.0, 8.0, 16.0]
-    """
-    bits = check_int("bits", bits, minimum=1, maximum=62)
-    return np.pi * frequencies(2 * bits, counter_base(bits))
-
-
-def bit_wave(t, bit: int) -> np.ndarray:
-    """Bit ``bit`` (0 = lowest) of ``floor(t)``: a 0/1 square wave of period ``2**(bit+1)``.
-
-    Examples
-    --------
-    >>> bit_wave([0, 1, 2, 3, 4, 7.5, 8], 2).tolist()
-    [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0]
-    """
-    bit = check_int("bit", bit, minimum=0, maximum=62)
-    t = check_array("t", t, min_ndim=0).astype(np.float64)
-    return np.mod(np.floor(t / 2.0**bit), 2.0)
-
-
-def bit_fundamental(t, bit: int) -> np.ndarray:
-    """The smooth bit: first Fourier term of the square wave ``bit_wave(t + 1/2, bit)``.
-
-    That wave equals bit ``bit`` of p at every integer ``t = p`` and jumps half-way
-    between positions, at ``t = m 2^bit - 1/2``, where the fundamental crosses 1/2:
-
-    .. math::
-
-        b_i(t) = \\tfrac12 - \\tfrac{2}{\\pi} \\sum_{m\\ \\mathrm{odd}}
-                 \\tfrac1m \\sin\\!\\big(m\\,\\omega_i (t + \\tfrac12)\\big)
-        \\approx \\tfrac12 - \\tfrac{2}{\\pi}\\Big(\\cos\\tfrac{\\omega_i}{2}\\,\\sin\\omega_i t
-        + \\sin\\tfrac{\\omega_i}{2}\\,\\cos\\omega_i t\\Big),
-        \\quad \\omega_i = \\frac{\\pi}{2^i}
-
-    It is a fixed linear mix of the pair ``sin(omega_i t), cos(omega_i t)``.
-
-    Examples
-    --------
-    >>> bit_fundamental([0, 1], 0).round(4)  # lowest bit: 0.5 -/+ 2/pi
-    array([-0.1366,  1.1366])
-    """
-    bit = check_int("bit", bit, minimum=0, maximum=62)
-    t = check_array("t", t, min_ndim=0).astype(np.float64)
-    omega = np.pi / 2.0**bit
-    return 0.5 - (2.0 / np.pi) * np.sin(omega * (t + 0.5))

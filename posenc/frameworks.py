@@ -28,8 +28,9 @@ import numpy as np
 
 from posenc import _threads
 from posenc._validate import check_base, check_even, check_int, check_layout
+from posenc.float32 import sin_cos_f32
+from posenc.frequency_forms import frequencies_logspace
 from posenc.sinusoidal import frequencies, sinusoidal, table_from_frequencies
-from posenc.spectrum import frequencies_logspace, sin_cos_f32
 
 __all__ = [
     "FRAMEWORKS",

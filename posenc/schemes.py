@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc._validate import check_base, check_int
+from posenc._validate import check_array, check_base, check_int
 from posenc.sinusoidal import sinusoidal
 
-__all__ = ["SCHEMES", "informative_columns", "scheme_table"]
+__all__ = ["SCHEMES", "informative_columns", "scheme_table", "sine_table"]
 
 SCHEMES = ("index", "normalised", "binary", "sin_pow2", "sinusoidal")
 
@@ -118,3 +118,42 @@ def informative_columns(name: str, length: int, d_model: int, level: float = 0.0
         reach = np.ldexp(float(length - 1), -np.arange(d_model))  # (L - 1) / 2**j
         return range(max(1, int(np.count_nonzero(reach >= np.arcsin(level)))))
     return range(d_model)
+
+
+def sine_table(positions, omegas) -> np.ndarray:
+    """Sine-only codes ``e(p)_j = sin(omega_j p)`` (seed 003).
+
+    With three frequencies this is the d_model = 3 example: high frequencies close a
+    loop within the sequence, so far-apart positions come close.
+
+    Parameters
+    ----------
+    positions : int or array_like of float
+        An int L >= 1 means ``p = 0 .. L - 1``; an array gives the positions (they may be
+        fractional, to draw the continuous path).
+    omegas : array_like, shape (m,)
+        Angular frequencies, finite.
+
+    Returns
+    -------
+    ndarray, shape (number of positions, m)
+
+    Examples
+    --------
+    >>> sine_table(3, [1.0, 0.5]).round(4)
+    array([[0.    , 0.    ],
+           [0.8415, 0.4794],
+           [0.9093, 0.8415]])
+    >>> sine_table([0.5], [np.pi]).tolist()
+    [[1.0]]
+    """
+    if isinstance(positions, (int, np.integer)) and not isinstance(positions, bool):
+        positions = np.arange(check_int("positions", positions, minimum=1), dtype=np.float64)
+    else:
+        positions = check_array("positions", positions).astype(np.float64)
+        if positions.ndim != 1:
+            raise ValueError(f"positions must be an int or 1-D, got shape {positions.shape}")
+    omegas = check_array("omegas", omegas).astype(np.float64)
+    if omegas.ndim != 1:
+        raise ValueError(f"omegas must be 1-D, got shape {omegas.shape}")
+    return np.sin(np.multiply.outer(positions, omegas))

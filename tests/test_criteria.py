@@ -1,4 +1,5 @@
-"""posenc.criteria: the four criteria measured, against brute force and closed forms."""
+"""posenc.criteria (with posenc.distances and posenc.counter): the four criteria measured,
+against brute force and closed forms."""
 
 import math
 import tracemalloc
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import posenc
-from posenc import criteria
+from posenc import criteria, distances
 from posenc.criteria import (
     bit_fundamental,
     bit_wave,
@@ -148,8 +149,8 @@ def test_scheme_criteria_match_brute_force(name, length, d, base, k):
 @pytest.mark.parametrize("name", posenc.SCHEMES)
 def test_row_blocks_and_tiles_give_the_same_numbers_as_one_block(name, monkeypatch):
     whole = scheme_criteria(name, 90, 12, 50.0, k=4)
-    monkeypatch.setattr(criteria, "_BLOCK_ENTRIES", 40)  # 3-row blocks
-    monkeypatch.setattr(criteria, "_TILE", 7)
+    monkeypatch.setattr(distances, "_BLOCK_ENTRIES", 40)  # 3-row blocks
+    monkeypatch.setattr(distances, "_TILE", 7)
     blocked = scheme_criteria(name, 90, 12, 50.0, k=4)
     np.testing.assert_allclose(blocked.steps, whole.steps, atol=1e-13)
     for field in ("min_distance", "step_spread", "length_change", "min_distance_2l", "max_abs"):
@@ -162,7 +163,7 @@ def test_shares_on_several_threads_give_the_numbers_of_one_pass(name, k, monkeyp
     # 5-row blocks, a share of the rows per thread on 4 "cores": every edge between
     # blocks and between shares is crossed by steps p -> p + k (k = 50: by more than a share)
     whole = scheme_criteria(name, 90, 12, 50.0, k=k)
-    monkeypatch.setattr(criteria, "_BLOCK_ENTRIES", 60)
+    monkeypatch.setattr(distances, "_BLOCK_ENTRIES", 60)
     monkeypatch.setattr(criteria, "_THREAD_MIN", 1)
     posenc.set_max_threads(4)  # four shares on posenc's pool, whatever the core count
     try:
@@ -189,7 +190,7 @@ def test_pruned_tiles_find_the_brute_force_minimum(rows, cols, gap, tile, walk, 
     # A random walk puts tiles of consecutive rows far apart: most tile pairs are pruned.
     steps = np.random.default_rng(seed).integers(-3, 4, size=(rows, cols)).astype(float)
     table = np.cumsum(steps, axis=0) if walk else steps
-    with mock.patch.object(criteria, "_TILE", tile):
+    with mock.patch.object(distances, "_TILE", tile):
         pair = min_distance(table, min_gap=gap)
     assert_is_the_brute_force_minimum(pair, table, gap)
 
