@@ -2,11 +2,72 @@
 
 The sinusoidal table of "Attention Is All You Need", the rotation ``T(k)`` that shifts
 it, binary position codes, and rotary position embedding (RoPE) with its
-context-extension variants. numpy only: import it in a notebook as is.
+context-extension variants, ALiBi, T5 buckets, xPos and learned tables. numpy only:
+import it in a notebook as is.
 
 >>> import posenc
 >>> posenc.sinusoidal(3, 4).shape
 (3, 4)
+
+Glossary (one for the whole package; every docstring uses these symbols):
+
+================  =====================================================================
+``p``, ``q``      positions (rows of a position table); ``PE[p]`` is row ``p``
+``m``, ``n``      positions of a query and of a key (RoPE, xPos, ALiBi, attention)
+``k``             an offset: ``T(k)`` moves row ``p`` to row ``p + k``
+``r``             a relative distance between a query and a key (``m - n`` unless
+                  a docstring says otherwise, as T5's ``n - m``)
+``d``             the width: ``d_model`` of a position table, ``head_dim`` of RoPE;
+                  even, so the columns form ``d / 2`` pairs
+``i``             pair index of the sinusoid, ``0 <= i < d / 2``: columns ``2i, 2i + 1``
+                  (``layout="interleaved"``) or ``i, d/2 + i`` (``layout="split"``)
+``j``             pair index of RoPE (``theta_j``, as in RoFormer); where no pairs are
+                  meant, a column index (``PE[p, j]``)
+``b``             the geometric base, ``base=`` (10000 in the paper, 500000 in Llama 3);
+                  the sources write it ``n`` or 10000
+``omega_i``       angular frequency of pair i, ``b ** (-2 i / d)``: ``frequencies``
+``lambda_i``      wavelength of pair i in positions, ``2 pi / omega_i``: ``wavelengths``
+``T(k)``          block-diagonal rotation with ``PE[p] @ T(k) == PE[p + k]`` (row
+                  vectors), block ``Phi_i(k)`` turning pair i by ``omega_i k``
+``theta_j``       RoPE's rotation speed of pair j (``inv_freq``), ``b ** (-2 j / d)``
+                  before any scaling; pair j at position m turns by ``m theta_j``
+``L``             the context length: positions ``0 .. L - 1`` (``length=``); ``L_0``
+                  the training context a scaling extends (``original_context=``)
+================  =====================================================================
+
+Naming pattern of the public API: a function is named for what it returns (a noun),
+with a suffix that says its shape; verbs only for the few that act on the caller's
+data or settings.
+
+=====================  ===============================================================
+``<scheme>``           the encoding itself, by its name: ``sinusoidal``, ``binary``,
+                       ``rope`` (a position table, or vectors with positions applied)
+``*_table``            one row per position, ``(L, d)``: ``scheme_table``,
+                       ``framework_table``
+``*_matrix``           a dense matrix: ``rotation_matrix`` (``d x d``),
+                       ``similarity_matrix`` (``L x L``); ``block_rotation`` builds the
+                       block-diagonal matrix from any angles
+``*_scores``           query-by-key attention scores: ``rope_scores``, ``xpos_scores``,
+                       ``relative_scores``, ``additive_scores``; ``alibi_bias`` is the
+                       added bias
+plural nouns           one value per pair, offset or head: ``frequencies``,
+                       ``wavelengths``, ``rope_frequencies``, ``alibi_slopes``,
+                       ``dot_products`` (``offset_dot`` is the same function),
+                       ``offset_distance``, ``shift_residuals``
+``*_block_means``      block means of a table for a heatmap
+verbs                  ``apply_rotation`` (``rows @ T(k)`` without the matrix),
+                       ``encode_positions`` (rows for any positions), ``fit_shift``
+                       (least squares), ``set_max_threads``
+UPPER_CASE             the accepted names of an argument: ``SCHEMES``, ``FRAMEWORKS``,
+                       ``SCALINGS``, ``LEARNED_MODELS``
+=====================  ===============================================================
+
+Arguments keep one name each: ``length`` (L), ``d_model`` / ``head_dim`` (d),
+``base`` (b), ``layout`` (``"interleaved"`` or ``"split"``), ``k`` (an offset),
+``positions``, ``offsets``. Bad input raises ``ValueError`` naming the parameter and
+its accepted range. Modules hold one topic each; ``_validate``, ``_layout`` and
+``_threads`` are the only helpers shared between them (``_threads``: one thread pool
+per process for every blocked computation, bounded by :func:`set_max_threads`).
 """
 
 from posenc._threads import max_threads, set_max_threads

@@ -1,15 +1,16 @@
 """ALiBi, attention with linear biases (Press, Smith and Lewis 2022; BLOOM, MPT).
 
-No position vectors at all: head h adds ``-s_h |i - j|`` to the score of query i and
-key j, a straight line in the distance whose slope ``s_h`` is fixed per head (not
-learned). For ``n`` heads, a power of two, the slopes are the geometric sequence
+No position vectors at all: head h adds ``-s_h |m - n|`` to the score of query m and
+key n, a straight line in the distance whose slope ``s_h`` is fixed per head (not
+learned). For ``H`` heads, a power of two, the slopes are the geometric sequence
 
-.. math:: s_h = 2^{-8h/n}, \\qquad h = 1, \\dots, n .
+.. math:: s_h = 2^{-8h/H}, \\qquad h = 1, \\dots, H .
 
-Otherwise, with ``n_0`` the largest power of two below ``n``, the first ``n_0`` heads
-take the sequence for ``n_0`` and the remaining ``n - n_0`` heads take every other
-slope of the sequence for ``2 n_0`` (the odd powers ``2^{-4(2j-1)/n_0}``), as in the
-paper's code and in BLOOM.
+Otherwise, with ``H_0`` the largest power of two below ``H``, the first ``H_0`` heads
+take the sequence for ``H_0`` and the remaining ``H - H_0`` heads take every other
+slope of the sequence for ``2 H_0`` (the odd powers ``2^{-4(2t-1)/H_0}``), as in the
+paper's code and in BLOOM. (The paper writes ``n`` heads and query i, key j; here the
+package glossary's m, n are positions.)
 """
 
 from __future__ import annotations
@@ -29,15 +30,15 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
 
     .. math::
 
-        s_h = 2^{-8h/n_0} \\; (1 \\le h \\le n_0), \\qquad
-        s_{n_0 + j} = 2^{-4(2j - 1)/n_0} \\; (1 \\le j \\le n - n_0),
+        s_h = 2^{-8h/H_0} \\; (1 \\le h \\le H_0), \\qquad
+        s_{H_0 + t} = 2^{-4(2t - 1)/H_0} \\; (1 \\le t \\le H - H_0),
 
-    with ``n_0 = 2 ** floor(log2(n))`` (``n_0 = n`` for a power of two).
+    with ``H_0 = 2 ** floor(log2(H))`` (``H_0 = H`` for a power of two).
 
     Parameters
     ----------
     n_heads : int
-        Number of heads ``n``, >= 1.
+        Number of heads ``H``, >= 1.
 
     Returns
     -------
@@ -49,7 +50,7 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     >>> alibi_slopes(8)
     array([0.5       , 0.25      , 0.125     , 0.0625    , 0.03125   ,
            0.015625  , 0.0078125 , 0.00390625])
-    >>> alibi_slopes(3).round(4)  # n0 = 2: 2^-4, 2^-8, then 2^-2 from the sequence for 4
+    >>> alibi_slopes(3).round(4)  # H_0 = 2: 2^-4, 2^-8, then 2^-2 from the sequence for 4
     array([0.0625, 0.0039, 0.25  ])
     """
     n = check_int("n_heads", n_heads, minimum=1)
@@ -62,10 +63,10 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
 def alibi_bias(length: int, n_heads: int) -> np.ndarray:
     """ALiBi's bias of every head, added to the raw scores before the softmax.
 
-    .. math:: B_h[i, j] = -s_h \\, |i - j|
+    .. math:: B_h[m, n] = -s_h \\, |m - n|
 
-    A causal model masks ``j > i`` anyway; BLOOM adds ``s_h j`` instead, which differs
-    from ``-s_h (i - j)`` by ``s_h i``, the same for every key of row i, so the softmax
+    A causal model masks ``n > m`` anyway; BLOOM adds ``s_h n`` instead, which differs
+    from ``-s_h (m - n)`` by ``s_h m``, the same for every key of row m, so the softmax
     is the same.
 
     Parameters

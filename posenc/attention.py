@@ -1,12 +1,10 @@
 """Attention scores around RoPE: scaling, causal softmax, relative-distance views, checks.
 
-Glossary:
+Symbols as in the package glossary (:mod:`posenc`: m, n, d = head_dim, j, theta_j,
+r = m - n), and:
 
 =============  ==============================================================
 ``S[m, n]``    raw score of the query at position m and the key at position n
-``d``          head_dim (even); pairs ``j = 0 .. d/2 - 1``
-``theta_j``    rotation speed of pair j (``inv_freq``, see :mod:`posenc.rope`)
-``r``          relative distance ``m - n``
 ``h_j``        complex pair product ``q_j conj(k_j)``, ``q_j = q_{(1)} + i q_{(2)}``
 =============  ==============================================================
 

@@ -1,11 +1,10 @@
 """Rotary position embedding (RoPE, RoFormer; seed 002) and its context extensions.
 
-Glossary:
+Symbols as in the package glossary (:mod:`posenc`: m, n, d = head_dim, j, theta_j),
+and:
 
 =============  ==============================================================
-``x``          queries or keys, shape ``(..., n, d)``, ``d`` = head_dim, even
-``m, n``       positions of a query and a key
-``theta_j``    rotation speed of pair j, ``base ** (-2 j / d)`` (the ``inv_freq``)
+``x``          queries or keys, shape ``(..., positions, d)``
 ``R(m theta)`` block-diagonal rotation by ``m theta_j`` of every pair j
 =============  ==============================================================
 

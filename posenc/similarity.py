@@ -4,9 +4,9 @@ By ``sin a sin b + cos a cos b = cos(a - b)``, for either layout,
 
 .. math::
 
-    PE_{(i)} \\cdot PE_{(j)} = \\sum_{k=0}^{d/2-1} \\cos\\big(\\omega_k (i - j)\\big),
+    PE_{(p)} \\cdot PE_{(q)} = \\sum_{i=0}^{d/2-1} \\cos\\big(\\omega_i (p - q)\\big),
 
-a function of the offset ``i - j`` alone: the ``L x L`` matrix ``PE PE^T`` is symmetric
+a function of the offset ``k = p - q`` alone: the ``L x L`` matrix ``PE PE^T`` is symmetric
 and Toeplitz (constant along each diagonal), with ``d/2`` on the diagonal. So one
 vector of ``L`` offsets describes it: never form ``PE @ PE.T`` for long sequences.
 """
@@ -32,7 +32,7 @@ _BLOCK_ENTRIES = 1 << 22
 
 
 def dot_products(offsets, d_model: int, base: float = 10000.0) -> np.ndarray:
-    """``PE[i] . PE[j]`` for offsets ``i - j``: ``sum_k cos(omega_k (i - j))``.
+    """``PE[p] . PE[p + k]`` for offsets ``k``: ``sum_i cos(omega_i k)``, the same for every p.
 
     Parameters
     ----------
@@ -120,7 +120,7 @@ def offset_distance(offsets, d_model: int, base: float = 10000.0) -> np.ndarray:
 
 
 def similarity_matrix(length: int, d_model: int, base: float = 10000.0) -> np.ndarray:
-    """The ``length x length`` matrix ``S[i, j] = PE[i] . PE[j]``, built from its offsets.
+    """The ``length x length`` matrix ``S[p, q] = PE[p] . PE[q]``, built from its offsets.
 
     Parameters
     ----------

@@ -1,14 +1,8 @@
 """The sinusoidal positional encoding of "Attention Is All You Need".
 
-Glossary (symbols as on screen):
-
-=============  ==============================================================
-``p``          position (row of the table), ``p = offset + r``
-``i``          pair index, ``0 <= i < d_model / 2``
-``omega_i``    angular frequency of pair i, ``base ** (-2 i / d_model)``
-``lambda_i``   wavelength of pair i, ``2 pi / omega_i = 2 pi base ** (2 i / d_model)``
-``PE``         table of shape ``(length, d_model)``
-=============  ==============================================================
+Symbols as in the package glossary (:mod:`posenc`): row r of a table ``PE`` of shape
+``(length, d_model)`` encodes position ``p = offset + r``; pair ``i`` turns at
+``omega_i = base ** (-2 i / d_model)``, wavelength ``lambda_i = 2 pi / omega_i``.
 
 Layouts of a row:
 

@@ -7,6 +7,7 @@
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,33 @@ def test_posenc_imports_no_project_package_and_no_ui_library(path):
     banned = {"ui", "pages", "app", "bench", "tests", "streamlit", "plotly", "pandas"}
     found = [m for m, _ in _imports(path) if m.split(".")[0] in banned]
     assert not found, f"{path.name} imports {found}"
+
+
+def test_one_glossary_in_the_package_docstring():
+    doc = posenc.__doc__
+    glossary = doc[doc.index("Glossary") : doc.index("Naming pattern")]
+    for symbol in ("p", "m", "n", "i", "d", "b", "omega_i", "lambda_i", "T(k)", "theta_j", "L"):
+        assert f"``{symbol}``" in glossary or f"``{symbol}``," in glossary, symbol
+    others = [p.name for p in MODULES if p.stem != "__init__" and "Glossary" in p.read_text()]
+    assert others == []
+
+
+def test_the_naming_pattern_names_only_public_functions():
+    doc = posenc.__doc__
+    pattern = doc[doc.index("Naming pattern") :]
+    named = set(re.findall(r"``([a-z_]+)``", pattern)) - {"interleaved", "split"}
+    exported = set(posenc.__all__)
+    assert named - exported <= {
+        "length",
+        "d_model",
+        "head_dim",
+        "base",
+        "layout",
+        "k",
+        "positions",
+        "offsets",
+        "_validate",
+        "_layout",
+        "_threads",
+    }
+    assert {"sinusoidal", "rotation_matrix", "dot_products", "offset_dot"} <= named
