@@ -366,6 +366,9 @@ def test_presenter_mode_shows_every_step_with_taller_charts(n):
 def test_presenter_mode_stacks_the_two_panels():
     fig = figures(open_step(2, present="true"))[0]["layout"]
     assert fig["xaxis"]["domain"] == fig["xaxis2"]["domain"]  # one above the other
+    # One x title, under the lower panel (the upper one's touched the lower panel's title).
+    assert not fig["xaxis"].get("title", {}).get("text")
+    assert fig["xaxis2"]["title"]["text"] == text("en", "story.position")
     side = figures(open_step(2))[0]["layout"]
     assert side["xaxis"]["domain"][1] < side["xaxis2"]["domain"][0]
 

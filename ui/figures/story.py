@@ -79,10 +79,13 @@ def naive_figure(
     else:
         style(fig, height=height)
     fig.update_xaxes(title=tr("story.position"))
+    if stacked:  # one x title, under the lower panel: the upper one ran into its title
+        fig.update_layout(xaxis_title=None)
     fig.update_yaxes(title=tr("story.code"))
     # Inside the first panel's empty lower right (side by side), or under its plot area.
     inside = dict(x=0.42 if not stacked else 0.98, xanchor="right", yanchor="bottom")
-    fig.update_layout(legend=inside | dict(y=0.04 if not stacked else 0.56, bgcolor="white"))
+    bottom = 0.04 if not stacked else fig.layout.yaxis.domain[0] + 0.02  # over no tick label
+    fig.update_layout(legend=inside | dict(y=bottom, bgcolor="white"))
     return fig
 
 
