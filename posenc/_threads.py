@@ -102,13 +102,15 @@ def shares(parts: int) -> int:
     return max(1, min(max_threads(), int(parts)))
 
 
-def _get_pool() -> ThreadPoolExecutor:
+def _submit_all(fn, items) -> list:
+    """Submit every item under the lock, so :func:`set_max_threads` cannot shut the pool
+    between two submits (work already queued on an old pool still runs)."""
     global _pool, _pool_size
     with _lock:
         if _pool is None:
             _pool_size = max_threads()
             _pool = ThreadPoolExecutor(_pool_size, thread_name_prefix="posenc")
-        return _pool
+        return [_pool.submit(_call_in_pool, fn, item) for item in items]
 
 
 def _call_in_pool(fn: Callable[[T], R], item: T) -> R:
@@ -135,6 +137,4 @@ def run(fn: Callable[[T], R], items: Iterable[T], *, size: int | None = None) ->
     small = size is not None and size < THREADED_SIZE
     if len(items) <= 1 or small or _in_pool() or max_threads() == 1:
         return [fn(item) for item in items]
-    pool = _get_pool()
-    futures = [pool.submit(_call_in_pool, fn, item) for item in items]
-    return [future.result() for future in futures]
+    return [future.result() for future in _submit_all(fn, items)]

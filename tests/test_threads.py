@@ -91,3 +91,25 @@ def test_the_bound_comes_from_the_environment_by_default(monkeypatch):
 def test_a_bad_bound_names_the_parameter(bad):
     with pytest.raises(ValueError, match="n must be an integer"):
         posenc.set_max_threads(bad)
+
+
+def test_changing_the_bound_while_others_compute_loses_no_work(bound):
+    # Callers keep submitting while the bound changes: every result arrives, none raises.
+    results, errors = [], []
+
+    def caller():
+        for _ in range(40):
+            try:
+                results.append(_threads.run(lambda x: x + 1, range(30)))
+            except Exception as exc:  # the failure being tested
+                errors.append(exc)
+
+    callers = [threading.Thread(target=caller) for _ in range(6)]
+    for caller_thread in callers:
+        caller_thread.start()
+    while any(t.is_alive() for t in callers):
+        for n in (2, 3, 4):
+            bound(n)
+    for caller_thread in callers:
+        caller_thread.join()
+    assert errors == [] and results == [list(range(1, 31))] * 240
