@@ -7,6 +7,7 @@ import posenc
 from posenc import criteria
 from ui import binary_loops as loops
 from ui import controls, export, grab
+from ui.binary_criteria import criteria_frame
 from ui.binary_data import (
     counter_curves,
     criteria_rows,
@@ -97,7 +98,7 @@ def criteria_tab() -> None:
     labels = {key: t(f"binary.col_{key}", k=k) for key in
               ("scheme", "unique", "bounded", "offset", "length", "extrapolates")}  # fmt: skip
     labels |= {f"scheme_{name}": label for name, label in names.items()}
-    st.dataframe(figs.criteria_frame(rows, labels), hide_index=True, width="stretch")
+    st.dataframe(criteria_frame(rows, labels), hide_index=True, width="stretch")
     capped = [row for row in rows if row.pairs_checked < 2 * seq_len]
     if capped:
         st.info(t("binary.criteria_cap", rows=capped[0].pairs_checked, total=2 * seq_len))

@@ -7,6 +7,7 @@ from conftest import decode
 import posenc
 from posenc.criteria import Pair, scheme_criteria, sine_table
 from ui import binary_data as data
+from ui.binary_criteria import criteria_frame
 from ui.figures import binary as figs
 from ui.figures.common import MAX_CHART_BYTES, chart_bytes, downsample
 
@@ -174,12 +175,12 @@ def test_criteria_frame_marks_pass_and_fail_beside_the_number():
     rows = [scheme_criteria(name, 50, 128) for name in posenc.SCHEMES]
     labels = {key: key for key in ("scheme", "unique", "bounded", "offset", "length")}
     labels |= {"extrapolates": "extrapolates"} | {f"scheme_{n}": n for n in posenc.SCHEMES}
-    frame = figs.criteria_frame(rows, labels)
+    frame = criteria_frame(rows, labels)
     assert frame.loc[0, "bounded"] == "✗ 49"
     assert frame.loc[2, "unique"] == "✓ 1"
     assert frame.loc[1, "length"].startswith("✗ 0.50")
     assert frame.loc[4, "extrapolates"].startswith("✓ [-1, 1]")
-    single = figs.criteria_frame([scheme_criteria("binary", 1, 4)], labels)
+    single = criteria_frame([scheme_criteria("binary", 1, 4)], labels)
     assert single.loc[0, "unique"] == "– n/a"
 
 

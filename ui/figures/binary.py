@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from posenc.criteria import Criteria, Pair
 from ui.figures.common import COLORSCALE, Grid, cell, heatmap, panels, style, style_stacked
 from ui.figures.pick import mark
 
@@ -20,7 +18,13 @@ SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"  # axis names of the bits: β₁, 
 SEQUENTIAL = "Viridis"
 # The d = 3 paths as seed 003 draws them: early positions yellow, later ones darker.
 LATER_DARKER = "Viridis_r"
-PASS, FAIL, NONE = "✓", "✗", "–"
+
+
+class Pair(Protocol):
+    """Two positions ``i < j`` (``i = -1``: none), as ``posenc.criteria.Pair`` holds them."""
+
+    i: int
+    j: int
 
 
 def evolution_figure(
@@ -83,38 +87,6 @@ def evolution_figure(
     style(fig, height=height)
     fig.update_layout(margin=dict(b=120))
     return fig
-
-
-def _mark(ok: bool | None, text: str) -> str:
-    return f"{NONE} {text}" if ok is None else f"{PASS if ok else FAIL} {text}"
-
-
-def _num(x: float) -> str:
-    return "n/a" if math.isnan(x) else f"{x:.4g}"
-
-
-def criteria_frame(rows: Sequence[Criteria], labels: dict[str, str]) -> pd.DataFrame:
-    """The criteria table: a pass/fail mark and the measured number in every cell.
-
-    ``labels`` holds the column titles (keys ``scheme, unique, bounded, offset, length,
-    extrapolates``) and the scheme names (keys ``scheme_<name>``).
-    """
-    records = []
-    for c in rows:
-        records.append(
-            {
-                labels["scheme"]: labels[f"scheme_{c.name}"],
-                labels["unique"]: _mark(c.unique, _num(c.min_distance)),
-                labels["bounded"]: _mark(c.bounded, _num(c.max_abs)),
-                labels["offset"]: _mark(c.consistent_offset, _num(c.step_spread)),
-                labels["length"]: _mark(c.consistent_length, _num(c.length_change)),
-                labels["extrapolates"]: _mark(
-                    c.extrapolates,
-                    f"[{_num(c.low_2l)}, {_num(c.high_2l)}] · {_num(c.min_distance_2l)}",
-                ),
-            }
-        )
-    return pd.DataFrame.from_records(records)
 
 
 def waves_figure(

@@ -1,0 +1,91 @@
+"""The layers of the house (issue 25 §2), enforced by tools rather than prose.
+
+- ``lint-imports`` (import-linter, contracts in pyproject.toml): posenc imports no project
+  package and no Streamlit, Plotly or pandas; ui.figures imports no Streamlit and no posenc.
+  Forbidden contracts also catch an import through a third module.
+- pages are leaves: ``pages/`` is not a package (its files start with digits), so
+  import-linter cannot see it; this file parses every Python file of the project and fails
+  on any import of ``pages`` or any dynamic load of a page file.
+"""
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIP = {"test-artifacts", "node_modules"}
+SOURCES = sorted(
+    p for p in ROOT.rglob("*.py") if not any(x.startswith(".") or x in SKIP for x in p.parts)
+)
+LOADERS = {"import_module", "spec_from_file_location", "run_path", "run_module", "__import__"}
+
+
+def lint_imports(cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    exe = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
+    return subprocess.run(
+        [exe, "--no-cache"], cwd=cwd, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_import_contracts_are_kept():
+    done = lint_imports()
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "BROKEN" not in done.stdout
+    assert "0 broken" in done.stdout
+
+
+def test_lint_imports_fails_on_a_broken_contract(tmp_path):
+    """The check above can fail: a copy of the tree where posenc imports Streamlit breaks."""
+    for name in ("posenc", "ui", "pyproject.toml"):
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(src, tmp_path / name)
+    bad = tmp_path / "posenc" / "float32.py"
+    bad.write_text("import streamlit  # noqa\n" + bad.read_text(encoding="utf-8"))
+    done = lint_imports(tmp_path)
+    assert done.returncode != 0
+    assert "posenc.float32 -> streamlit" in done.stdout
+
+
+def _page_imports(path: Path) -> list[str]:
+    """Every import of ``pages`` in ``path``, and every loader call naming a page file."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called in LOADERS:
+                names = [
+                    a.value
+                    for a in node.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                ]
+        found += [
+            f"line {node.lineno}: {n}" for n in names if n.split(".")[0] == "pages" or "pages/" in n
+        ]
+    return found
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_nothing_imports_a_page(path):
+    assert not _page_imports(path), f"{path.relative_to(ROOT)} imports a page"
+
+
+def test_the_page_rule_can_fail(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "import pages.x\nfrom pages import y\nimport runpy\nrunpy.run_path('pages/1_Heatmap.py')\n"
+    )
+    assert len(_page_imports(bad)) == 3
+    assert len(SOURCES) > 100 and any(p.parent.name == "pages" for p in SOURCES)
