@@ -129,7 +129,7 @@ TEXTS = {
     "story.decay_line": "d = {d}",
     "story.decay_y": "average score / score at r = 0",
     "story.decay_hover": "r = %{x}<br>relative score = %{y:.3f}",
-    "story.decay_notes": "For a random vector x, the expected score of x with itself r positions away is 2 Σⱼ cos(rθⱼ), d at r = 0. The fast pairs average out first; the slow ones hold the score up at long range.",
+    "story.decay_notes": "For a random vector x (entries of variance 1), the expected score of x with itself r positions away is 2 Σⱼ cos(rθⱼ), d at r = 0. The fast pairs average out first; the slow ones hold the score up at long range.",
     # 12 extend
     "story.extend_title": "Stretch the context",
     "story.extend_lead": "To read s = {s} times the trained context (L₀ = {L0}), each method slows the pairs: new speed over old, per pair.",

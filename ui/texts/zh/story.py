@@ -85,7 +85,7 @@ TEXTS = {
     "story.shift_lead": "第 {pair} 个维度对（ω = {omega}）落在一个圆上。平移 k = {k} 让每个点都转过同一个角度 ω k = {angle} 弧度：这是一个固定的旋转 T(k)，与 p 无关。",
     "story.shift_cos": "这需要两个坐标：只有正弦，无法确定点在圆上的哪个位置。",
     "story.shift_k": "间隔 k",
-    "story.shift_k_help": "平移多少个位置：负值表示向前平移。",
+    "story.shift_k_help": "平移多少个位置：负值表示往回平移（p 变小）。",
     "story.shift_points": "位置 0 … 62",
     "story.shift_from": "p",
     "story.shift_to": "p + {k}",
@@ -102,7 +102,7 @@ TEXTS = {
     "story.dot_hover": "k = %{x}<br>点积 = %{y:.4f}",
     "story.dot_notes": "曲线关于 k 对称（分不清前后），在 k = 0 处最大，等于 d/2。这里 d = 32。",
     # 9 weights
-    "story.weights_title": "经过权重后就丢了",
+    "story.weights_title": "间隔被权重打乱",
     "story.weights_lead": "在 Transformer 中，编码先加到词向量上，再乘以 $W_q$ 和 $W_k$。",
     "story.weights_swing": "在间隔 $m - n = {k}$ 处，$PE_m \\cdot PE_n$ 对每个 m 都是 {flat}（灰色）；经过随机的 $W_q$、$W_k$ 后，它的起伏达到 {swing}（红色）：单凭间隔已经决定不了分数。",
     "story.w_k": "间隔 m − n",
@@ -111,9 +111,9 @@ TEXTS = {
     "story.w_seed_help": "矩阵 $W_q$ 和 $W_k$ 的随机种子（元素随机，方差为 1/d）：换一个随机种子就换一组权重。",
     "story.weights_plain": "不经权重：PE<sub>m</sub> · PE<sub>n</sub>",
     "story.weights_w": "经过权重：(PE<sub>m</sub> W<sub>q</sub>) · (PE<sub>n</sub> W<sub>k</sub>)",
-    "story.weights_notes": "$W_q W_k^\\top$ 会混合各维度对：除非它让每个维度对只与自身相乘，且在每个维度对上都是旋转乘以一个数，位置项就分别依赖于 m 和 n。词向量还带来交叉项 $E \\cdot PE$，它们也依赖于绝对位置。",
+    "story.weights_notes": "$W_q W_k^\\top$ 会混合各维度对：除非它只在各个维度对内部起作用，并且在每个维度对上都是一个旋转乘以一个数，位置项就分别依赖于 m 和 n。词向量还带来交叉项 $E \\cdot PE$，它们也依赖于绝对位置。",
     # 10 rope
-    "story.rope_title": "RoPE 旋转查询和键",
+    "story.rope_title": "RoPE 旋转查询向量和键向量",
     "story.rope_lead": "RoPE 不做加法：它把查询向量的第 j 个维度对旋转 $m\\theta_j$，把键向量的第 j 个维度对旋转 $n\\theta_j$。",
     "story.rope_flat": "在 $m - n = {k}$ 处，分数对每个 m 都是 {value}（起伏 {spread}，是舍入误差）：它只取决于 m − n。",
     "story.rope_k": "间隔 m − n",
@@ -121,7 +121,7 @@ TEXTS = {
     "story.rope_line": "RoPE 分数",
     "story.rope_notes": "旋转保持长度，且 $R(m\\theta)^\\top R(n\\theta) = R((n-m)\\theta)$，这就是上面的公式。这里的查询向量和键向量各是一个随机向量，在每个位置都相同；点线是上一步的分数（随机种子 0），用作对比。",
     # 11 decay
-    "story.decay_title": "远处的词权重更小",
+    "story.decay_title": "远处的词得分更低",
     "story.decay_lead": "一个词的查询向量与相隔 r 个位置的同一个词的键向量：平均分数占 r = 0 时分数的比例。",
     "story.decay_at": "注意力头维度为 {d} 时：r = 10 处为 {r10}，r = 100 处为 {r100}，r = 1000 处为 {r1000}。",
     "story.decay_d": "注意力头维度 d",
@@ -129,7 +129,7 @@ TEXTS = {
     "story.decay_line": "d = {d}",
     "story.decay_y": "平均分数 / r = 0 时的分数",
     "story.decay_hover": "r = %{x}<br>相对分数 = %{y:.3f}",
-    "story.decay_notes": "对随机向量 x，x 与相隔 r 个位置的自身的期望分数为 2 Σⱼ cos(rθⱼ)，r = 0 时为 d。快的维度对先被平均掉，慢的维度对在远距离上撑住分数。",
+    "story.decay_notes": "对随机向量 x（各元素方差为 1），把同一个 x 放在相隔 r 个位置的两处，两者的期望分数为 2 Σⱼ cos(rθⱼ)，r = 0 时为 d。快的维度对先被平均掉，慢的维度对在远距离上撑住分数。",
     # 12 extend
     "story.extend_title": "拉长上下文",
     "story.extend_lead": "为了读取训练长度（L₀ = {L0}）的 s = {s} 倍，每种方法都让维度对转得更慢：图中是每个维度对新旧转速之比。",
