@@ -9,11 +9,18 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.figures.common import COLORSCALE, Grid, cell, heatmap, panels, style, style_stacked
+from ui.figures.common import (
+    COLORSCALE,
+    MAX_LINE_POINTS,
+    Grid,
+    cell,
+    heatmap,
+    panels,
+    style,
+    style_stacked,
+)
 from ui.figures.pick import mark
 
-# Points per line beyond which a curve is reduced to its min/max envelope.
-MAX_LINE_POINTS = 5000
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"  # axis names of the bits: β₁, β₀ (one digit: at most 3 bits drawn)
 SEQUENTIAL = "Viridis"
 # The d = 3 paths as seed 003 draws them: early positions yellow, later ones darker.

@@ -20,6 +20,8 @@ MAX_CELLS = 1024
 MAX_TOTAL_CELLS = 120_000
 # Budget of a chart's JSON (issue #7).
 MAX_CHART_BYTES = 1_000_000
+# Points per line; a longer line is subsampled or reduced to its envelope (every figure module).
+MAX_LINE_POINTS = 5000
 # float64 entries reduced at a time: the full matrix is never held for display.
 _BLOCK_ENTRIES = 1 << 22
 

@@ -16,6 +16,7 @@ from plotly.subplots import make_subplots
 from ui.figures.common import (
     COLORSCALE,
     LEGEND_ROW,
+    MAX_LINE_POINTS,
     Grid,
     cell,
     heatmap,
@@ -38,7 +39,6 @@ METHOD_STYLE = {
     "yarn": (PALETTE[3], "solid"),
     "llama3": (PALETTE[4], "dashdot"),
 }
-MAX_LINE_POINTS = 5000
 
 
 def _symmetric(z: np.ndarray) -> float:

@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.figures.common import COLORSCALE, Grid, cell, panels, style, style_stacked
+from ui.figures.common import COLORSCALE, MAX_LINE_POINTS, Grid, cell, panels, style, style_stacked
 
 SCHEME_STYLE = {
     "nope": ("#7f7f7f", "dot"),
@@ -26,7 +26,6 @@ SCHEME_STYLE = {
     "prope": ("#e377c2", "longdash"),
     "upload": ("#000000", "dash"),
 }
-MAX_LINE_POINTS = 5000
 MARKERS = {"learned": "circle", "upload": "diamond"}
 
 

@@ -13,11 +13,10 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.figures.common import cell, legend_below, panels, style, style_stacked
+from ui.figures.common import MAX_LINE_POINTS, cell, legend_below, panels, style, style_stacked
 from ui.figures.pick import mark
 
 Tr = Callable[..., str]
-MAX_LINE_POINTS = 5000  # per line; more are subsampled (CONTRIBUTING)
 MAX_FRAMES = 100  # clock animation frames: bounds the payload
 CURVE_SAMPLES_PER_STEP = 16  # points per unit position of a continuous curve
 MAX_MARKERS = 400  # integer positions marked on a curve, at most (beyond: just the line)
