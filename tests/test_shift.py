@@ -196,9 +196,11 @@ def test_residuals_of_k_zero_vanish():
 
 
 def test_residuals_would_expose_a_wrong_rotation():
-    # T(k) built for another base does not move the table: the check is not vacuous.
-    rows, later = posenc.sinusoidal(20, 8), posenc.sinusoidal(20, 8, offset=3)
-    assert np.abs(apply_rotation(rows, 3, base=100.0) - later).max() > 0.1
+    # shift_residuals itself reports T(k) built from another base's frequencies: the
+    # check is not vacuous.
+    wrong = posenc.frequencies(8, 100.0)
+    assert shift_residuals(20, 8, 3.0, coefficients=wrong).max() > 0.1
+    assert shift_residuals(20, 8, 3.0).max() < 1e-12
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "split"])
@@ -235,7 +237,9 @@ def test_dot_product_depends_on_k_only_and_is_symmetric(d, base, p, k):
     a = posenc.sinusoidal(1, d, base, offset=p)[0]
     b = posenc.sinusoidal(1, d, base, offset=p + k)[0]
     assert_allclose(a @ b, offset_dot(k, d, base), atol=1e-10)
-    assert offset_dot(-k, d, base) == offset_dot(k, d, base)
+    # from p + k back to p is the offset -k: against the rows, not against offset_dot(k)
+    c = posenc.sinusoidal(1, d, base, offset=p - k)[0]
+    assert_allclose(a @ c, offset_dot(-k, d, base), atol=1e-10)
 
 
 @settings(max_examples=100, deadline=None)
@@ -244,7 +248,8 @@ def test_distance_depends_on_k_only(d, base, p, k):
     a = posenc.sinusoidal(1, d, base, offset=p)[0]
     b = posenc.sinusoidal(1, d, base, offset=p + k)[0]
     assert_allclose(np.linalg.norm(a - b), offset_distance(k, d, base), atol=1e-9)
-    assert offset_distance(-k, d, base) == offset_distance(k, d, base)
+    c = posenc.sinusoidal(1, d, base, offset=p - k)[0]
+    assert_allclose(np.linalg.norm(a - c), offset_distance(-k, d, base), atol=1e-9)
 
 
 def test_distance_squared_is_d_minus_twice_the_dot():

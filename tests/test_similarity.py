@@ -63,11 +63,12 @@ def test_dot_product_of_two_rows_depends_only_on_their_offset(size, i, j):
     assert dot_products(i - j, d_model, base) == pytest.approx(shifted, abs=1e-9 * d_model)
 
 
-def test_dot_products_keep_the_shape_and_are_even():
+def test_dot_products_keep_the_shape_and_match_the_rows_at_negative_offsets():
     offsets = np.arange(-6, 6).reshape(3, 4)
     values = dot_products(offsets, 8, 100.0)
     assert values.shape == (3, 4)
-    np.testing.assert_array_equal(values, dot_products(-offsets, 8, 100.0))
+    pe = sinusoidal(20, 8, 100.0)  # rows 10 and 10 + k, k from -6 to 5
+    np.testing.assert_allclose(values.ravel(), pe[10 + offsets.ravel()] @ pe[10], atol=1e-12)
 
 
 def test_dot_products_decay_from_the_diagonal_on_average():

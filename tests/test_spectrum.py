@@ -254,11 +254,20 @@ def test_drift_grows_with_the_position():
     assert drift.torch_f32[2] > 1e3 * drift.rounded_f32[2]
 
 
-def test_torch_angles_are_float32_products():
-    angles = spectrum.torch_angles_f32([3, 8191], 8, base=10000.0)
-    div = spectrum.frequencies_logspace(8, 10000.0, dtype=np.float32)
+@pytest.mark.parametrize("key", DRIFT_KEYS)
+def test_torch_angles_are_the_angles_torch_took_the_sine_of(peers, key):
+    """Against the real torch row, not a rebuild of the code: the sines of our float32
+    angles are torch's (to float32 rounding), the sines of the exact angles are not."""
+    values, meta = peers
+    setting = meta[key]
+    position, d_model, base = setting["position"], setting["d"], setting["base"]
+    angles = spectrum.torch_angles_f32([position], d_model, base)[0]
     assert angles.dtype == np.float32
-    assert angles[1].tolist() == (np.float32(8191) * div).tolist()
+    torch_sin = values[key][0::2].astype(np.float64)
+    ours = np.abs(np.sin(angles.astype(np.float64)) - torch_sin)
+    exact = np.abs(np.sin(position * posenc.frequencies(d_model, base)) - torch_sin)
+    assert np.mean(ours <= 2.0**-23) >= 0.95
+    assert exact.max() > 100 * 2.0**-23
 
 
 # --- input checks ------------------------------------------------------------------
