@@ -350,3 +350,26 @@ def test_the_configs_extreme_values_are_valid_and_the_largest_is_drawn():
     fig = chart(at, "rope_models_chart")
     assert len(json.dumps(fig)) < 1_000_000
     assert decode(fig["data"][0]["y"]).size == 512
+
+
+@pytest.mark.browser
+def test_a_config_pasted_in_chromium_is_drawn(server, page):
+    """A multi-line config.json typed into the box (a one-line text box drops the line
+    breaks, which JSON does not need) draws that model's wavelengths; bad JSON a notice."""
+    from conftest import wait_for_app
+
+    page.goto(server.url + "/RoPE?rope_tab=models&rope_model=pasted")
+    wait_for_app(page)
+    box = page.get_by_role("textbox", name=text("en", "rope.config"))
+    box.fill(LLAMA31)
+    box.press("Enter")
+    page.locator("[data-testid=stPlotlyChart] .main-svg").first.wait_for(timeout=60_000)
+    waves = page.evaluate("document.querySelector('.js-plotly-plot')._fullData[0].y")
+    expected = mp.pair_view(mp.PRESETS["llama31_8b"])["wavelength"]
+    np.testing.assert_allclose(np.asarray(waves, dtype=float), expected, rtol=1e-9)
+    box.fill('{"hidden_size": 4096,')
+    box.press("Enter")
+    notice = page.locator("[data-testid=stAlert]").first
+    notice.wait_for(timeout=60_000)
+    assert "not valid JSON" in notice.inner_text()
+    assert page.locator("[data-testid=stException]").count() == 0
