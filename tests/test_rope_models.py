@@ -373,3 +373,20 @@ def test_a_config_pasted_in_chromium_is_drawn(server, page):
     notice.wait_for(timeout=60_000)
     assert "not valid JSON" in notice.inner_text()
     assert page.locator("[data-testid=stException]").count() == 0
+
+
+def test_qwen_yarn_counts_follow_yarns_ramp_written_out():
+    """YaRN as transformers computes it: pairs up to floor(dim(32 turns)) keep theta, from
+    ceil(dim(1 turn)) on get theta / s, a linear ramp between (the caption's counts)."""
+    m = mp.PRESETS["qwen25_7b_yarn"]
+    d, b, L0 = 128, 1_000_000.0, 32768
+
+    def dim(turns):  # the (fractional) pair index that turns `turns` times inside L0
+        return d * math.log(L0 / (turns * 2 * math.pi)) / (2 * math.log(b))
+
+    low, high = max(math.floor(dim(32)), 0), min(math.ceil(dim(1)), d - 1)
+    view = mp.pair_view(m)
+    n = counts(view, m)
+    assert (n["kept"], n["divided"], n["between"]) == (low + 1, 64 - high, high - low - 1)
+    assert (n["kept"], n["divided"], n["between"]) == (24, 24, 16)
+    assert int((view["turns_scaled"] < 1).sum()) == 24  # inside L = 131,072
