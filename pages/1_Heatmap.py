@@ -5,13 +5,16 @@ import streamlit as st
 
 import posenc
 from posenc.frameworks import framework_frequencies
-from ui import controls, export, grab
+from ui import controls, export, figure_cache, grab
 from ui import heatmap_data as data
-from ui.figures import heatmap as figs
+from ui.figures import heatmap as figures
 from ui.heatmap_frameworks import tab as frameworks_tab
 from ui.i18n import t
 from ui.learned import SIMILARITY_ROWS, learned_grid, learned_similarity, uploaded_embedding
+from ui.notices import downsampled_notice
 from ui.specs import heatmap as spec
+
+figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
 
 controls.setup_page("heatmap", spec.SPECS)
 st.title(t("heatmap.title"))
@@ -92,7 +95,7 @@ with tabs["table"]:
             here[1].caption(
                 t("heatmap.learned_caption", rows=learned.shape[0], cols=learned.shape[1])
             )
-        data.downsampled_notice(grid, seq_len, d_model)
+        downsampled_notice(grid, seq_len, d_model)
         st.caption(t("heatmap.main_notice"))
         if layout == "split" or group:
             st.caption(t("heatmap.grouped_notice"))
@@ -199,7 +202,7 @@ with tabs["similarity"]:
             here[1].caption(
                 t("heatmap.learned_sim_caption", rows=min(len(learned), SIMILARITY_ROWS))
             )
-        data.downsampled_notice(similarity, seq_len, seq_len)
+        downsampled_notice(similarity, seq_len, seq_len)
         st.caption(t("heatmap.sim_notice", half=d_model // 2))
         small = seq_len * seq_len <= data.FULL_MAX
         export.offer(

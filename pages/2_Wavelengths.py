@@ -5,11 +5,13 @@ import streamlit as st
 
 import posenc
 from posenc import spectrum
-from ui import controls, export, float_forms, grab, sine_basics
+from ui import controls, export, figure_cache, float_forms, grab, sine_basics
 from ui import wavelengths_data as data
-from ui.figures import wavelengths as figs
+from ui.figures import wavelengths as figures
 from ui.i18n import t
 from ui.specs import wavelengths as specs
+
+figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
 
 
 def apply_preset(name: str) -> None:

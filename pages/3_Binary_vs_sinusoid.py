@@ -6,7 +6,7 @@ import streamlit as st
 import posenc
 from posenc import criteria
 from ui import binary_loops as loops
-from ui import controls, export, grab
+from ui import controls, export, figure_cache, grab
 from ui.binary_criteria import criteria_frame
 from ui.binary_data import (
     counter_curves,
@@ -15,9 +15,12 @@ from ui.binary_data import (
     evolution_grids,
     first_distance_dip,
 )
-from ui.figures import binary as figs
+from ui.figures import binary as figures
 from ui.i18n import t
+from ui.notices import downsampled_notice
 from ui.specs.binary import BITS, FOCUS, SCHEME, SPECS, TAB, K
+
+figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
 
 # Positions drawn, at most (the criteria always use all L): a cap keeps a rerun at the
 # largest settings within a few times the default one (issue #7).
@@ -37,10 +40,7 @@ def view_notes(grid, shown: int, n_cols: int, capped: str) -> None:
     """Say when a view shows fewer positions than L, and when it shows block means."""
     if shown < seq_len:
         st.info(t(capped, shown=shown, total=seq_len))
-    if grid.downsampled:
-        rows, cols = grid.z.shape
-        st.caption(t("common.downsampled", rows=rows, cols=cols, n_rows=shown, n_cols=n_cols,
-                     row_step=grid.row_step, col_step=grid.col_step))  # fmt: skip
+    downsampled_notice(grid, shown, n_cols)
 
 
 def evolution_tab() -> None:

@@ -4,13 +4,16 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from ui import controls, export, rope_extension, rope_models
+from ui import controls, export, figure_cache, rope_extension, rope_models
 from ui import rope_data as data
-from ui.figures import rope as figs
+from ui.figures import rope as figures
 from ui.i18n import t
+from ui.notices import downsampled_notice
 from ui.params import base_limits
 from ui.safe_text import markdown_text
 from ui.specs import rope as sp
+
+figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
 
 controls.setup_page("rope", sp.SPECS)
 (bar := st.sidebar).subheader(t("rope.sidebar"))
@@ -76,13 +79,6 @@ FORMULAS = {  # shared by both languages
 }
 
 
-def grid_note(grid, n: int) -> None:
-    if grid.downsampled:
-        rows, cols = grid.z.shape
-        steps = dict(row_step=grid.row_step, col_step=grid.col_step)
-        st.caption(t("common.downsampled", rows=rows, cols=cols, n_rows=n, n_cols=n, **steps))
-
-
 def residual(view) -> str:
     return "—" if view.residual is None else f"{view.residual:.2e}"
 
@@ -113,7 +109,7 @@ with tabs["scores"]:
         draw = dict(attention=how != "scores", height=controls.chart_height(620))
         fig = figs.score_heatmap(view.grid, **POS, tokens=view.tokens, **draw)
         controls.plot(fig, "rope_scores_chart")
-        grid_note(view.grid, length)
+        downsampled_notice(view.grid, length, length)
         label = t("rope.residual", max_abs=f"{view.max_abs:.3g}", shift=view.period)
         label = label if view.period else t("rope.no_period")
         st.metric(label, residual(view), help=t("rope.residual_help"))
@@ -193,7 +189,7 @@ with tabs["compare"]:
             stacked=controls.stacked(), panel_height=controls.chart_height(300),
         )  # fmt: skip
         controls.plot(fig, "rope_compare_chart")
-        grid_note(grids[0], length)
+        downsampled_notice(grids[0], length, length)
         for col, title, v in zip(st.columns(3), titles, views, strict=True):
             col.metric(
                 t("rope.compare_residual", name=title), residual(v), help=t("rope.residual_help")

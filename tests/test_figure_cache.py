@@ -7,6 +7,7 @@ import sys
 import types
 
 import numpy as np
+import plotly.graph_objects as go
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -30,6 +31,15 @@ def test_a_figure_rebuilt_from_its_json_draws_the_same():
     assert json.loads(again.to_json()) == json.loads(fig.to_json())
 
 
+def test_a_rebuilt_figure_holds_arrays_as_the_builder_made_them():
+    fig = wl.clock_figure(*clock_args(), columns=4)
+    again = figure_cache.from_spec(fig.to_json())
+    assert isinstance(again.data[0].x, np.ndarray) == isinstance(fig.data[0].x, np.ndarray)
+    for built, rebuilt in zip(fig.data, again.data, strict=True):
+        assert len(rebuilt.x) == len(built.x)
+        np.testing.assert_array_equal(np.asarray(rebuilt.x), np.asarray(built.x))
+
+
 def test_outside_a_script_run_the_builder_runs_as_it_is():
     calls = []
 
@@ -40,6 +50,18 @@ def test_outside_a_script_run_the_builder_runs_as_it_is():
 
     assert build(1) is not build(1)
     assert calls == [1, 1]
+
+
+def test_cached_module_follows_a_replaced_builder(monkeypatch):
+    figs = figure_cache.CachedModule(wl)
+    first = figs.clock_figure
+
+    def replacement(*args, **kwargs) -> go.Figure:
+        return go.Figure()
+
+    monkeypatch.setattr(wl, "clock_figure", replacement)
+    assert figs.clock_figure is not first
+    assert figs.clock_figure.uncached is replacement
 
 
 def test_cached_module_wraps_only_figure_builders():

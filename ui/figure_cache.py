@@ -18,12 +18,16 @@ its own copy. Outside a script run (unit tests, benches) the builder runs as it 
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 from collections.abc import Callable
 
+import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
+from plotly.basedatatypes import BaseFigure
+from streamlit.runtime.caching.cache_errors import UnhashableParamError
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ui.i18n import lang
@@ -47,9 +51,24 @@ def _key(value):
     return value
 
 
+def _arrays(value):
+    """Plotly's typed arrays (``{"dtype", "bdata"[, "shape"]}``) back to numpy arrays, as
+    the builder had them (``len(fig.data[0].x)`` and JSON stay as they were)."""
+    if isinstance(value, dict):
+        if "bdata" in value and "dtype" in value:
+            array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+            if "shape" in value:
+                array = array.reshape([int(n) for n in str(value["shape"]).split(",")])
+            return array.copy()  # writable, as the builder's
+        return {k: _arrays(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_arrays(v) for v in value]
+    return value
+
+
 def from_spec(spec: str) -> go.Figure:
     """A new figure from JSON made by a figure (already valid: not validated again)."""
-    return go.Figure(json.loads(spec), skip_invalid=False, _validate=False)
+    return go.Figure(_arrays(json.loads(spec)), skip_invalid=False, _validate=False)
 
 
 def cached(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
@@ -58,15 +77,22 @@ def cached(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
 
     @functools.wraps(builder)
     def wrapper(*args, **kwargs):
-        if get_script_run_ctx(suppress_warning=True) is None:
+        given = (*args, *kwargs.values())
+        if get_script_run_ctx(suppress_warning=True) is None or any(
+            isinstance(a, BaseFigure)
+            for a in given  # changes a figure it is given
+        ):
             return builder(*args, **kwargs)
-        spec = _spec(
-            name,
-            lang(),
-            tuple(_key(a) for a in args),
-            {k: _key(v) for k, v in kwargs.items()},
-            lambda: builder(*args, **kwargs),
-        )
+        try:
+            spec = _spec(
+                name,
+                lang(),
+                tuple(_key(a) for a in args),
+                {k: _key(v) for k, v in kwargs.items()},
+                lambda: builder(*args, **kwargs),
+            )
+        except UnhashableParamError:  # an argument st.cache_data cannot hash: build it
+            return builder(*args, **kwargs)
         return from_spec(spec)
 
     wrapper.uncached = builder
@@ -86,6 +112,6 @@ class CachedModule:
         returns = getattr(value, "__annotations__", {}).get("return") if callable(value) else None
         if returns not in ("go.Figure", go.Figure):
             return value
-        if name not in self._wrapped:
+        if getattr(self._wrapped.get(name), "uncached", None) is not value:  # new or patched
             self._wrapped[name] = cached(value)
         return self._wrapped[name]
