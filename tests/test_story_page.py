@@ -292,6 +292,16 @@ def test_weights_sentence_quotes_the_flat_value_and_the_swing():
     assert f"swings by {data.swing(weighted):.2f}" in shown
 
 
+def test_the_rope_chart_names_its_grey_line_as_the_previous_steps_score():
+    data_ = figures(open_step(10))[0]["data"]
+    assert [d["name"] for d in data_] == [
+        text("en", "story.rope_line"),
+        text("en", "story.rope_previous"),
+    ]
+    _, weighted = data.added_scores(4, 0)
+    assert np.allclose(decode(data_[1]["y"]), weighted)
+
+
 @pytest.mark.parametrize("n", [9, 10])
 def test_score_charts_name_the_key_position_with_the_chosen_offset(n):
     key = "story_w_k" if n == 9 else "story_rope_k"

@@ -331,7 +331,7 @@ def rope(lead) -> Deeper:
     )
     lines = [
         (t("story.rope_line"), scores, figs.BLUE, "solid"),
-        (t("story.weights_w"), weighted, figs.GREY, "dot"),
+        (t("story.rope_previous"), weighted, figs.GREY, "dot"),
     ]
     fig = figs.lines_figure(
         data.query_positions(k), lines, t, x_title=t("story.query_m", k=k),

@@ -119,6 +119,7 @@ TEXTS = {
     "story.rope_k": "Offset m − n",
     "story.rope_k_help": "How far the query is after the key.",
     "story.rope_line": "RoPE score",
+    "story.rope_previous": "previous step: through weights",
     "story.rope_notes": "A rotation keeps lengths and $R(m\\theta)^\\top R(n\\theta) = R((n-m)\\theta)$, which is the formula. q and k here are one random vector each, the same at every position; the dotted line is the previous step's score (random seed 0) for comparison.",
     # 11 decay
     "story.decay_title": "Far words count less",

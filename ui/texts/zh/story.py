@@ -119,6 +119,7 @@ TEXTS = {
     "story.rope_k": "间隔 m − n",
     "story.rope_k_help": "查询向量在键向量之后多少个位置。",
     "story.rope_line": "RoPE 分数",
+    "story.rope_previous": "上一步：经过权重",
     "story.rope_notes": "旋转保持长度，且 $R(m\\theta)^\\top R(n\\theta) = R((n-m)\\theta)$，这就是上面的公式。这里的查询向量和键向量各是一个随机向量，在每个位置都相同；点线是上一步的分数（随机种子 0），用作对比。",
     # 11 decay
     "story.decay_title": "远处的词得分更低",
