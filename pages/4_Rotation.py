@@ -4,11 +4,13 @@ import numpy as np
 import streamlit as st
 
 import posenc
-from ui import controls, export, grab, rotation_fit
+from ui import controls, export, figure_cache, grab, rotation_fit
 from ui import rotation_data as data
-from ui.figures import rotation as figs
+from ui.figures import rotation as figures
 from ui.i18n import t
 from ui.specs import rotation as specs
+
+figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
 
 
 def pair_block() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
