@@ -127,10 +127,17 @@ def test_presenter_mode_is_a_bound_toggle():
     assert at.checkbox(key="present").value is True
 
 
-def test_limits_are_defined_once():
-    assert (SEQ_LEN.minimum, SEQ_LEN.maximum) == (1, 8192)
-    assert (D_MODEL.minimum, D_MODEL.maximum, D_MODEL.step) == (2, 4096, 2)
-    assert BASE.exclusive_minimum and BASE.minimum == 1.0
+def test_the_controls_take_their_limits_from_the_one_definition():
+    """The boxes and the coarse sliders end where the specs say (not at a second copy of
+    the numbers), and a base at the excluded minimum is refused."""
+    at = run_page()
+    for spec in (SEQ_LEN, D_MODEL):
+        box = at.number_input(key=spec.key)
+        assert (box.min, box.max, box.step) == (spec.minimum, spec.maximum, spec.step)
+        stops = [int(v) for v in at.select_slider(key=f"{spec.key}_coarse").options]
+        assert (stops[0], stops[-1]) == (spec.minimum, spec.maximum)
+    box = at.number_input(key="base")
+    assert box.max == BASE.maximum and BASE.minimum < box.min < BASE.minimum + 1e-6
 
 
 def test_link_to_this_view_lists_every_changed_setting():
