@@ -5,15 +5,17 @@ from urllib.parse import parse_qsl, urlparse
 
 import pytest
 from conftest import ARTIFACTS, real_errors, start_server, stop_server, wait_for_app
-from pages_under_test import CHARTLESS, PAGES, tab_spec, tabs
+from pages_under_test import CHARTLESS, PAGES, ROOT, tab_spec, tabs
 
 from ui import menu
 from ui.i18n import t
 from ui.specs import setting_label
+from ui.texts import text
 
 pytestmark = pytest.mark.browser
 
 CHART = "[data-testid=stPlotlyChart] .main-svg"
+D_LABEL_ZH = text("zh", "common.d_model")
 
 
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148 Safari"
@@ -117,15 +119,26 @@ def test_menu_navigation_keeps_shared_settings_in_view_and_address(server, page)
     """Regression: the first menu click used to land on defaults (or on slider minimums)."""
     page.goto(server.url + "/?d_model=16&seq_len=30&lang=zh")
     wait_for_app(page)
+    drawing = 0
     for entry in menu.PAGES[1:]:
         page.locator(f"[data-testid=stSidebar] a[href^='{entry.url_path[1:]}?']").first.click()
         page.wait_for_url(f"**{entry.url_path}?*")
         wait_for_app(page)
         assert "d_model=16" in page.url and "seq_len=30" in page.url and "lang=zh" in page.url
-        sliders = page.locator("[data-testid=stSidebar] [data-testid=stSlider]").all_inner_texts()
-        shared = [text for text in sliders if "模型维度 d" in text]  # its zh label
-        if shared:  # pages that draw the shared controls show the carried value
-            assert "16" in shared[0].split("\n")
+        # the d box by its zh label: pages that draw the shared controls show the carried
+        # value, the others none (the address above still carries it)
+        d_inputs = page.locator(f"[data-testid=stSidebar] input[aria-label='{D_LABEL_ZH}']")
+        box, stops = (
+            d_inputs.and_(page.locator("[type=number]")),
+            d_inputs.and_(page.locator("[type=range]")),
+        )
+        if "shared_controls(" in (ROOT / entry.path).read_text(encoding="utf-8"):
+            assert box.input_value() == "16", entry.name
+            assert stops.get_attribute("aria-valuetext") == "16", entry.name
+            drawing += 1
+        else:
+            assert box.count() == 0, entry.name
+    assert drawing >= 4  # Heatmap, Wavelengths, Binary, Rotation
 
 
 @pytest.mark.parametrize(
