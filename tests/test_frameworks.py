@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from peers import peer
 
 from posenc import sinusoidal
 from posenc.frameworks import (
@@ -22,7 +21,6 @@ from posenc.frameworks import (
 )
 from posenc.rotation import split_permutation
 
-NPZ = Path(__file__).resolve().parent / "peers" / "peer_values.npz"
 # Framework -> peer key of the same table in float64.
 PEER_KEYS = {
     "paper": "torch_pe_f64_L50_d128",
@@ -32,16 +30,6 @@ PEER_KEYS = {
     "fairseq": "fairseq_pe_L50_d128",
 }
 F32_ULP = 2.0**-23  # float32 spacing at 1
-
-
-@cache
-def peers():
-    data = np.load(NPZ, allow_pickle=False)
-    return {key: data[key] for key in data.files}
-
-
-def peer(key: str) -> np.ndarray:
-    return peers()[key]
 
 
 def setting(key: str) -> dict:

@@ -3,19 +3,17 @@ and the identities of seed 002, checked with hypothesis."""
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from peers import keys as peer_keys
+from peers import peer
+from peers import settings as peer_settings
 
 import posenc
 from posenc import rope, rope_frequencies, rope_scores, split_permutation
 
-NPZ = Path(__file__).resolve().parent / "peers" / "peer_values.npz"
 # posenc's name for each Hugging Face rope_type.
 HF_SCALING = {
     "default": None,
@@ -26,38 +24,24 @@ HF_SCALING = {
 }
 
 
-@cache
-def peers():
-    return np.load(NPZ, allow_pickle=False)
-
-
-@cache
-def peer_settings() -> dict:
-    return json.loads(str(peers()["settings_json"]))
-
-
-def peer_keys(prefix: str) -> list[str]:
-    return sorted(key for key in peers().files if key.startswith(prefix))
-
-
 # ---------------------------------------------------------------- rotary application
 
 
 @pytest.mark.parametrize("which", ["q", "k"])
-@pytest.mark.parametrize("peer", ["ret", "meta"])
-def test_interleaved_rope_matches_rotary_embedding_torch_and_meta_llama(peer, which):
-    x = peers()[f"rope_{which}"]
-    expected = peers()[f"{peer}_rope_{which}_interleaved"]
-    s = peer_settings()[f"{peer}_rope_{which}_interleaved"]
+@pytest.mark.parametrize("source", ["ret", "meta"])
+def test_interleaved_rope_matches_rotary_embedding_torch_and_meta_llama(source, which):
+    x = peer(f"rope_{which}")
+    expected = peer(f"{source}_rope_{which}_interleaved")
+    s = peer_settings()[f"{source}_rope_{which}_interleaved"]
     got = rope(x, base=s["base"], layout="interleaved")
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-13)
 
 
 @pytest.mark.parametrize("which", ["q", "k"])
 def test_split_rope_matches_transformers_rotate_half(which):
-    x = peers()[f"rope_{which}"]
+    x = peer(f"rope_{which}")
     got = rope(x, base=peer_settings()[f"hf_rope_{which}_split"]["base"], layout="split")
-    np.testing.assert_allclose(got, peers()[f"hf_rope_{which}_split"], rtol=0, atol=1e-13)
+    np.testing.assert_allclose(got, peer(f"hf_rope_{which}_split"), rtol=0, atol=1e-13)
 
 
 @pytest.mark.parametrize(
@@ -72,17 +56,17 @@ def test_split_rope_matches_transformers_rotate_half(which):
 def test_float32_rope_agrees_with_the_float32_peers_within_float32_rounding(key, layout):
     # The peers form their angles in float32; posenc forms them in float64 and rounds
     # once, so a few float32 ulps (|x| < 5, ulp 4.8e-7) of difference are expected.
-    x = peers()["rope_q" if "_q_" in key else "rope_k"].astype(np.float32)
+    x = peer("rope_q" if "_q_" in key else "rope_k").astype(np.float32)
     got = rope(x, layout=layout)
     assert got.dtype == np.float32
-    np.testing.assert_allclose(got, peers()[key], rtol=0, atol=1e-6)
+    np.testing.assert_allclose(got, peer(key), rtol=0, atol=1e-6)
 
 
 def test_rope_scores_equal_the_dot_products_of_the_peer_rotated_vectors():
-    q, k = peers()["rope_q"], peers()["rope_k"]
-    expected = peers()["ret_rope_q_interleaved"] @ peers()["ret_rope_k_interleaved"].T
+    q, k = peer("rope_q"), peer("rope_k")
+    expected = peer("ret_rope_q_interleaved") @ peer("ret_rope_k_interleaved").T
     np.testing.assert_allclose(rope_scores(q, k), expected, rtol=0, atol=1e-12)
-    expected = peers()["hf_rope_q_split"] @ peers()["hf_rope_k_split"].T
+    expected = peer("hf_rope_q_split") @ peer("hf_rope_k_split").T
     np.testing.assert_allclose(rope_scores(q, k, layout="split"), expected, rtol=0, atol=1e-12)
 
 
@@ -106,7 +90,7 @@ def _frequencies_for(key: str):
 @pytest.mark.parametrize("key", peer_keys("hf_inv_freq_"))
 def test_inverse_frequencies_match_transformers(key):
     inv_freq, _ = _frequencies_for(key)
-    expected = peers()[key]
+    expected = peer(key)
     assert expected.dtype == np.float32  # transformers computes them in float32
     np.testing.assert_allclose(inv_freq, expected.astype(np.float64), rtol=1e-6, atol=0)
 
@@ -120,13 +104,13 @@ def test_every_scaling_is_covered_by_the_peer_frequencies():
 def test_yarn_attention_factor_matches_transformers(key):
     inv_key = key.replace("hf_attn_yarn_", "hf_inv_freq_yarn_") + "_f32"
     _, attention_factor = _frequencies_for(inv_key)
-    assert attention_factor == pytest.approx(float(peers()[key][0]), rel=1e-12)
+    assert attention_factor == pytest.approx(float(peer(key)[0]), rel=1e-12)
 
 
 def test_yarn_keeps_fast_pairs_and_interpolates_slow_ones_in_the_peer_values():
     key = "hf_inv_freq_yarn_hd128_b10000_x8_orig4096_f32"
     theta = rope_frequencies(128, 10000.0)[0]
-    hf = peers()[key].astype(np.float64)
+    hf = peer(key).astype(np.float64)
     assert np.allclose(hf[:4], theta[:4], rtol=1e-6)  # > 32 turns in 4096 positions
     assert np.allclose(hf[-4:], theta[-4:] / 8, rtol=1e-6)  # < 1 turn
 
@@ -144,7 +128,7 @@ def test_llama3_keeps_fast_pairs_divides_slow_ones_and_blends_between(low, high)
         128, 500000.0, scaling="llama3", factor=8.0, original_context=8192,
         low_freq_factor=low, high_freq_factor=high,
     )[0]  # fmt: skip
-    for inv, rtol in ((peers()[key].astype(np.float64), 1e-6), (ours, 1e-15)):
+    for inv, rtol in ((peer(key).astype(np.float64), 1e-6), (ours, 1e-15)):
         np.testing.assert_allclose(inv[fast], theta[fast], rtol=rtol)
         np.testing.assert_allclose(inv[slow], theta[slow] / 8, rtol=rtol)
         assert np.all((inv[middle] > theta[middle] / 8) & (inv[middle] < theta[middle]))
@@ -205,7 +189,7 @@ def test_layouts_agree_after_split_permutation(d, seed, base, start):
 
 
 def test_layouts_differ_without_the_permutation():
-    x = peers()["rope_q"]
+    x = peer("rope_q")
     assert np.abs(rope(x, layout="split") - rope(x, layout="interleaved")).max() > 0.1
 
 
@@ -333,7 +317,7 @@ def test_yarn_ramp_turns_over_at_a_tiny_base_as_in_transformers():
     for base, kept in ((2, False), (5, True)):
         theta = rope_frequencies(64, float(base))[0]
         assert (4096 * theta / (2 * np.pi) > 32).all()
-        hf = peers()[f"hf_inv_freq_yarn_hd64_b{base}_x4_orig4096_f32"].astype(np.float64)
+        hf = peer(f"hf_inv_freq_yarn_hd64_b{base}_x4_orig4096_f32").astype(np.float64)
         np.testing.assert_allclose(hf, theta if kept else theta / 4, rtol=1e-6)
         inv, _ = rope_frequencies(
             64, float(base), scaling="yarn", factor=4.0, original_context=4096

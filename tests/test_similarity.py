@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from peers import peer
 
 from posenc import sinusoidal
 from posenc.similarity import MAX_SIMILARITY_LENGTH, dot_products, similarity_matrix
 
-NPZ = Path(__file__).resolve().parent / "peers" / "peer_values.npz"
-
 
 def test_similarity_matrix_equals_the_gram_matrix_of_the_torch_table():
-    with np.load(NPZ, allow_pickle=False) as data:
-        pe = data["torch_pe_f64_L50_d128"]
+    pe = peer("torch_pe_f64_L50_d128")
     np.testing.assert_allclose(similarity_matrix(50, 128), pe @ pe.T, rtol=0, atol=1e-11)
 
 

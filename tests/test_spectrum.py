@@ -6,11 +6,10 @@ tests/peers/peer_values.npz (never retyped).
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 
 import numpy as np
+import peers as peers_module
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +17,6 @@ from hypothesis import strategies as st
 import posenc
 from posenc import spectrum
 
-NPZ = Path(__file__).resolve().parent / "peers" / "peer_values.npz"
 U = 2.0**-53  # unit roundoff of float64
 DRIFT_KEYS = ("torch_pe_f32_at8192_d512", "torch_pe_f32_at100000_d64")
 
@@ -28,9 +26,8 @@ bases = st.floats(1.0 + 1e-6, 1e9)
 
 @pytest.fixture(scope="module")
 def peers():
-    with np.load(NPZ, allow_pickle=False) as data:
-        values = {key: data[key] for key in data.files}
-    return values, json.loads(str(values["settings_json"]))
+    values = {key: peers_module.peer(key) for key in peers_module.keys("")}
+    return values, peers_module.settings()
 
 
 # --- wavelengths -------------------------------------------------------------------
