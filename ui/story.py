@@ -375,7 +375,7 @@ def extend(lead) -> Deeper:
     _two(
         lead,
         t("story.extend_lead", s=f"{factor:g}", L0=data.EXT_ORIGINAL),
-        t("story.extend_methods", ntk=_num(1 / ratios["ntk"][-1])),
+        t("story.extend_methods"),
     )
     lines = [
         (t(f"story.method_{name}"), ratios[name], colour, dash)

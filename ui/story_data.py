@@ -216,13 +216,21 @@ METHODS = ("linear", "ntk", "yarn")
 
 
 def speed_ratios(factor: float) -> dict[str, np.ndarray]:
-    """theta'_j / theta_j of each method at ``factor`` (context factor * L0 for NTK)."""
+    """theta'_j / theta_j of each method at ``factor``.
+
+    NTK is the NTK-aware rule, base b * s^(d/(d-2)), which slows the slowest pair exactly
+    s times: Hugging Face's dynamic form at context s * L0 with factor s raises the base
+    further (its slowest pair turns s^2 - s + 1 times slower), a quirk the RoPE page
+    shows; one picture of the methods should show the rule itself.
+    """
     theta, _ = posenc.rope_frequencies(EXT_D, BASE)
     out = {}
     for method in METHODS:
-        scaled, _ = posenc.rope_frequencies(
-            EXT_D, BASE, scaling=method, factor=factor, original_context=EXT_ORIGINAL,
-            context=round(factor * EXT_ORIGINAL),
-        )  # fmt: skip
+        if method == "ntk":
+            scaled, _ = posenc.rope_frequencies(EXT_D, BASE * factor ** (EXT_D / (EXT_D - 2)))
+        else:
+            scaled, _ = posenc.rope_frequencies(
+                EXT_D, BASE, scaling=method, factor=factor, original_context=EXT_ORIGINAL,
+            )  # fmt: skip
         out[method] = scaled / theta
     return out

@@ -134,7 +134,7 @@ TEXTS = {
     # 12 extend
     "story.extend_title": "Stretch the context",
     "story.extend_lead": "To read s = {s} times the trained context (L₀ = {L0}), each method slows the pairs: new speed over old, per pair.",
-    "story.extend_methods": "PI divides every speed by s. NTK raises the base: the fastest pair keeps its speed, the slowest turns {ntk}× slower. YaRN keeps the fast pairs exactly and divides the slow ones by s.",
+    "story.extend_methods": "PI divides every speed by s. NTK raises the base: the fastest pair keeps its speed, the slowest turns s times slower. YaRN keeps the fast pairs and divides the slow ones by s.",
     "story.factor": "Factor s",
     "story.factor_help": "How many times longer than the trained context, 1 to 32.",
     "story.extend_y": "new speed / old speed",
@@ -142,5 +142,5 @@ TEXTS = {
     "story.method_linear": "PI",
     "story.method_ntk": "NTK",
     "story.method_yarn": "YaRN",
-    "story.extend_notes": "Head size 64, base 10000. NTK here is the dynamic form at context s·L₀. In YaRN, γⱼ is 1 for the fast pairs, 0 for the slow ones and climbs in between; it also scales the attention logits (not drawn). The RoPE page compares the scores each method gives.",
+    "story.extend_notes": "Head size 64, base 10000. NTK here is the NTK-aware base b·s^(d/(d−2)); Hugging Face's dynamic form with factor s raises the base further at context s·L₀ (the RoPE page shows it). In YaRN, γⱼ is 1 for the fast pairs, 0 for the slow ones and climbs in between; it also scales the attention logits (not drawn). The RoPE page compares the scores each method gives.",
 }

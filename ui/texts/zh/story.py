@@ -134,7 +134,7 @@ TEXTS = {
     # 12 extend
     "story.extend_title": "拉长上下文",
     "story.extend_lead": "为了读取训练长度（L₀ = {L0}）的 s = {s} 倍，每种方法都让维度对转得更慢：图中是每个维度对新旧转速之比。",
-    "story.extend_methods": "PI 把所有转速都降为 1/s。NTK 增大底数：最快的维度对保持原速，最慢的降为 1/{ntk}。YaRN 让快的维度对完全不变，慢的降为 1/s。",
+    "story.extend_methods": "PI 把所有转速都降为 1/s。NTK 增大底数：最快的维度对保持原速，最慢的降为 1/s。YaRN 让快的维度对完全不变，慢的降为 1/s。",
     "story.factor": "倍数 s",
     "story.factor_help": "比训练长度长多少倍，1 到 32。",
     "story.extend_y": "新转速 / 原转速",
@@ -142,5 +142,5 @@ TEXTS = {
     "story.method_linear": "位置插值（PI）",
     "story.method_ntk": "NTK（动态）",
     "story.method_yarn": "YaRN",
-    "story.extend_notes": "注意力头维度 64，底数 10000。这里的 NTK 是上下文为 s·L₀ 时的动态形式。YaRN 中的 γⱼ 对快的维度对为 1，对慢的为 0，中间逐渐上升；YaRN 还会缩放注意力分数（图中未画出）。RoPE 页面比较了各方法给出的分数。",
+    "story.extend_notes": "注意力头维度 64，底数 10000。这里的 NTK 是 NTK-aware 的底数 b·s^(d/(d−2))；Hugging Face 的动态形式在因子为 s、上下文为 s·L₀ 时把底数增得更大（见 RoPE 页面）。YaRN 中的 γⱼ 对快的维度对为 1，对慢的为 0，中间逐渐上升；YaRN 还会缩放注意力分数（图中未画出）。RoPE 页面比较了各方法给出的分数。",
 }
