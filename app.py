@@ -6,6 +6,7 @@ from ui import controls, export, menu
 from ui.figures.home import home_heatmap
 from ui.heatmap_data import table_grid
 from ui.i18n import t
+from ui.notices import downsampled_notice
 from ui.specs.story import STEP_COUNT
 
 controls.setup_page("home")
@@ -58,18 +59,7 @@ figure = home_heatmap(
 )  # fmt: skip
 controls.plot(figure, "home_heatmap")
 export.offer("pe_table", figure)
-if grid.downsampled:
-    st.caption(
-        t(
-            "common.downsampled",
-            rows=grid.z.shape[0],
-            cols=grid.z.shape[1],
-            n_rows=seq_len,
-            n_cols=d_model,
-            row_step=grid.row_step,
-            col_step=grid.col_step,
-        )
-    )
+downsampled_notice(grid, seq_len, d_model)
 st.caption(t("home.heatmap_notice", seq_len=seq_len, d_model=d_model, base=f"{base:g}"))
 if controls.compact():
     why()

@@ -23,9 +23,8 @@ from ui.figures.heatmap import (
     similarity_figure,
     spans,
     table_figure,
-    toeplitz_block_means,
 )
-from ui.heatmap_data import column_order
+from ui.heatmap_data import column_order, toeplitz_block_means
 
 
 def naive_blocks(matrix: np.ndarray, row_step: int, col_step: int, how=np.mean) -> np.ndarray:

@@ -8,6 +8,7 @@ from conftest import decode
 
 import posenc
 from posenc import spectrum
+from ui import wavelengths_data as wl_data
 from ui.figures import wavelengths as figs
 from ui.figures.common import MAX_CHART_BYTES, chart_bytes
 from ui.specs import wavelengths as specs
@@ -200,7 +201,7 @@ def test_forms_figure_shows_both_forms_in_both_dtypes():
 
 
 def test_drift_figure_leaves_out_position_0_and_marks_the_context():
-    positions = figs.drift_positions(50)
+    positions = wl_data.drift_positions(50)
     assert {0, 49, 8191, 99999} <= set(positions.tolist())
     drift = spectrum.float32_drift(positions, 512, 1e4)
     fig = figs.drift_figure(positions, drift, 50, tr)
@@ -212,7 +213,7 @@ def test_drift_figure_leaves_out_position_0_and_marks_the_context():
 
 
 def test_drift_figure_without_a_context_line_when_l_is_1():
-    positions = figs.drift_positions(1)
+    positions = wl_data.drift_positions(1)
     fig = figs.drift_figure(positions, spectrum.float32_drift(positions, 4096, 1e9), 1, tr)
     assert not any(t.mode == "lines+text" for t in fig.data)
 

@@ -9,6 +9,7 @@
 """
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -89,3 +90,19 @@ def test_the_page_rule_can_fail(tmp_path):
     )
     assert len(_page_imports(bad)) == 3
     assert len(SOURCES) > 100 and any(p.parent.name == "pages" for p in SOURCES)
+
+
+def _defined(pattern: str) -> list[str]:
+    """Project files (texts aside) whose source matches ``pattern``."""
+    return [
+        str(p.relative_to(ROOT))
+        for p in SOURCES
+        if p.parts[-3:-1] != ("ui", "texts") and "texts" not in p.parts[-3:-1]
+        and p.parent.name != "tests" and re.search(pattern, p.read_text(encoding="utf-8"), re.M)
+    ]  # fmt: skip
+
+
+def test_one_definition_each():
+    """MAX_LINE_POINTS and the block-means notice live in one place (issue 25 §2)."""
+    assert _defined(r"^MAX_LINE_POINTS\s*=") == ["ui/figures/common.py"]
+    assert _defined(r"\"common\.downsampled\"") == ["ui/notices.py"]

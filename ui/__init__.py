@@ -1,8 +1,15 @@
 """Shared UI layer: controls bound to the URL, the menu, texts in two languages, figures.
 
-Data flows one way: ``pages/*.py`` -> ``ui`` (controls, figure builders) -> ``posenc``.
-Only ``ui.controls``, ``ui.menu`` and ``ui.i18n`` import Streamlit; ``ui.figures`` imports
-Plotly only, so figure builders are tested without a browser.
+Data flows one way: ``pages/*.py`` and ``app.py`` -> ``ui`` -> ``posenc``; nothing imports
+a page. Inside ``ui`` each module has one job (the table in CONTRIBUTING.md):
+
+- ``ui.figures``: builders that take arrays and return Plotly figures; no Streamlit, no
+  ``posenc`` (import-linter contract in pyproject.toml, run by tests/test_layers.py), so
+  they are tested without a server.
+- ``ui/*_data.py``: cached computations around ``posenc`` (``st.cache_data``).
+- display helpers (``controls``, ``menu``, ``notices``, ``tables``, a page's tab modules):
+  Streamlit widgets, captions and tables; texts come from ``ui.i18n.t``.
+- ``ui.texts``: one read-only catalogue per language, shared by every session.
 """
 
 import numpy  # noqa: F401  (loads the BLAS library the limit below applies to)

@@ -12,7 +12,7 @@ from ui import controls, export
 from ui.figures import binary as figs
 from ui.i18n import t
 from ui.specs.binary import GAP, HIGH, LOW, SEED003_LOW
-from ui.wavelengths_data import positions
+from ui.tables import positions
 
 # Positions drawn in 3-D, at most: a cap keeps a rerun at the largest settings within a
 # few times the default one (issue #7).

@@ -24,12 +24,12 @@ from posenc.frameworks import (
 )
 from ui import controls
 from ui.figures.common import Grid, block_means, grid_from_row_means, steps
-from ui.figures.heatmap import pair_kind, toeplitz_block_means
+from ui.figures.heatmap import pair_kind
 from ui.i18n import t
 from ui.rope_data import tokenize
 from ui.specs import heatmap as spec
 from ui.specs.heatmap import MAX_TOKENS
-from ui.wavelengths_data import markdown_table
+from ui.tables import markdown_table
 
 # Full matrices (numeric table, downloads) are offered up to this many entries.
 FULL_MAX = 1_000_000
@@ -66,16 +66,6 @@ def python_call(framework: str, length: int, d_model: int, base: float, layout: 
     return (
         f"posenc.framework_table({framework!r}, {length}, {d_model}, {base:g}, layout={layout!r})"
     )
-
-
-def downsampled_notice(grid: Grid, n_rows: int, n_cols: int) -> None:
-    """Say on screen when a chart shows block means."""
-    if grid.downsampled:
-        rows, cols = grid.z.shape
-        st.caption(
-            t("common.downsampled", rows=rows, cols=cols, n_rows=n_rows, n_cols=n_cols,
-              row_step=grid.row_step, col_step=grid.col_step)
-        )  # fmt: skip
 
 
 # How each implementation writes omega_i (formulas: the same in both languages).
@@ -210,6 +200,37 @@ def framework_differences(length: int, d_model: int, base: float) -> dict[str, f
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
+def toeplitz_block_means(values: np.ndarray, row_step: int | None = None, col_step=None) -> Grid:
+    """Block means of the symmetric Toeplitz matrix ``S[i, j] = values[|i - j|]``.
+
+    ``O(L + cells)`` work from two running sums over the offsets: the sum of a block
+    ``[r0, r1) x [c0, c1)`` is ``K(r1-1-c0) - K(r0-1-c0) - K(r1-1-c1) + K(r0-1-c1)``
+    with ``K`` the cumulative sum of the cumulative sum of ``values[|m|]``. The
+    ``L x L`` matrix is never formed.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    n = values.size
+    if row_step is None or col_step is None:
+        row_step, col_step = steps(n, n)
+    if row_step == 1 and col_step == 1:
+        index = np.arange(n)
+        return block_means(n, n, lambda a, b: values[np.abs(index[a:b, None] - index[None, :])])
+    # h[m + n] = values[|m|] for m = -n .. n - 1 (m = -n is a zero pad).
+    h = np.concatenate([[0.0], values[:0:-1], values])
+    k = np.concatenate([[0.0], np.cumsum(np.cumsum(h))])  # K(m) sits at index m + n + 1
+
+    def big_k(m):
+        return k[m + n + 1]
+
+    r = np.append(np.arange(0, n, row_step), n)
+    c = np.append(np.arange(0, n, col_step), n)
+    r0, r1 = r[:-1, None], r[1:, None]
+    c0, c1 = c[None, :-1], c[None, 1:]
+    sums = big_k(r1 - 1 - c0) - big_k(r0 - 1 - c0) - big_k(r1 - 1 - c1) + big_k(r0 - 1 - c1)
+    z = (sums / ((r1 - r0) * (c1 - c0))).astype(np.float32)
+    return Grid(z, (r[:-1] + r[1:] - 1) / 2, (c[:-1] + c[1:] - 1) / 2, row_step, col_step)
+
+
 def offset_values(length: int, d_model: int, base: float) -> np.ndarray:
     """``PE[i] . PE[j]`` for offsets ``|i - j| = 0 .. length - 1``: all of ``PE PE^T``."""
     return posenc.dot_products(np.arange(length), d_model, base)

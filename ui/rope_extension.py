@@ -14,7 +14,7 @@ from ui import rope_data as data
 from ui.figures import rope as figs
 from ui.i18n import t
 from ui.specs import rope as sp
-from ui.wavelengths_data import markdown_table
+from ui.tables import markdown_table
 
 FORMULAS = {  # per method, shared by both languages
     "none": r"\theta_j = b^{-2j/d}",

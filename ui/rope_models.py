@@ -15,7 +15,7 @@ from ui.figures.rope_models import wavelength_figure
 from ui.i18n import say, t
 from ui.safe_text import markdown_code
 from ui.specs import rope as sp
-from ui.wavelengths_data import markdown_table
+from ui.tables import markdown_table
 
 FORMULA = (
     r"\theta_j = b^{-2j/r},\quad \lambda_j = \frac{2\pi}{\theta_j},\quad t_j = "

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -11,7 +10,7 @@ import streamlit as st
 
 import posenc
 from posenc import spectrum
-from ui.figures.wavelengths import drift_positions
+from ui.tables import markdown_table, positions  # noqa: F401  (the page reads data.*)
 
 DTYPES = ("float64", "float32")
 
@@ -35,15 +34,22 @@ def form_errors(d_model: int, base: float) -> dict:
     return {"ulps": ulps, "compare": compare, "div_term_rel": div_term_rel}
 
 
+def drift_positions(context: int, largest: int = 2**17, count: int = 160) -> np.ndarray:
+    """Log-spaced integer positions 0 .. ``largest`` plus the context's last position."""
+    grid = np.unique(np.round(np.geomspace(1, largest, count)).astype(np.int64))
+    extra = np.array([0, context - 1, 8191, 99999], dtype=np.int64)
+    return np.unique(np.concatenate([grid, extra]))
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def drift(d_model: int, base: float, context: int) -> tuple[np.ndarray, spectrum.Drift]:
     """Float32 drift at log-spaced positions up to 2**17 (and at L - 1, 8191, 99999)."""
-    positions = drift_positions(context)
-    return positions, spectrum.float32_drift(positions, d_model, base)
+    at = drift_positions(context)
+    return at, spectrum.float32_drift(at, d_model, base)
 
 
-def drift_at(positions: np.ndarray, values: np.ndarray, position: int) -> float:
-    return float(values[np.searchsorted(positions, position)])
+def drift_at(at: np.ndarray, values: np.ndarray, position: int) -> float:
+    return float(values[np.searchsorted(at, position)])
 
 
 def forms_table(compare: dict, tr: Callable[..., str]) -> pd.DataFrame:
@@ -81,49 +87,6 @@ def bases_table(
             }
         )
     return pd.DataFrame(rows)
-
-
-def markdown_table(
-    frame: pd.DataFrame, written: Collection[str] = (), left: Collection[str] = ()
-) -> str:
-    """``frame`` as one Markdown table, numbers right-aligned: a single element to draw
-    (``st.table`` renders each cell as its own Markdown block, ~0.04x of the time to
-    first chart, issue #7). Markdown's special characters in cells are escaped (``|``
-    would end a cell, ``$`` start a formula), except in the columns named in
-    ``written``: the app's own Markdown (a formula such as ``$b^{2/d}$``), header and
-    cells, never a visitor's text. The columns named in ``left`` (prose) are left-aligned.
-
-    >>> print(markdown_table(pd.DataFrame({"n": ["1e4"], "a|b": [3]})))
-    | n | a\\|b |
-    |---:|---:|
-    | 1e4 | 3 |
-    >>> print(markdown_table(pd.DataFrame({"$x_0$": ["$b$"], "$y$": ["$"]}), ["$x_0$"]))
-    | $x_0$ | \\$y\\$ |
-    |---:|---:|
-    | $b$ | \\$ |
-    """
-
-    def escape(value) -> str:
-        return re.sub(r"([\\|$*_~`<])", r"\\\1", str(value))
-
-    columns = list(frame.columns)
-    kept = [c in set(written) for c in columns]
-    header = (
-        "| "
-        + " | ".join(str(c) if k else escape(c) for c, k in zip(columns, kept, strict=True))
-        + " |"
-    )
-    rule = "|" + "".join(":---|" if c in set(left) else "---:|" for c in columns)
-    rows = [
-        "| " + " | ".join(str(v) if k else escape(v) for v, k in zip(row, kept, strict=True)) + " |"
-        for row in frame.itertuples(index=False)
-    ]
-    return "\n".join([header, rule, *rows])
-
-
-def positions(x: float) -> str:
-    """A number of positions: ``60,611`` from 1000 up, ``6.283`` below (2 pi is not 6)."""
-    return f"{x:,.0f}" if x >= 1000 else f"{x:.4g}"
 
 
 def wavelength_series(d_model: int, base: float, extra: Sequence[float]) -> list:

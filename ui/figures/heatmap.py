@@ -19,9 +19,7 @@ from ui.figures.common import (
     COLORSCALE,
     Grid,
     as_grid,
-    block_means,
     cell,
-    steps,
     style,
     style_stacked,
 )
@@ -47,37 +45,6 @@ WORDS = {
     "curve_axis": "PEᵣ · PEₙ",
     "pick_row": "click: this row is drawn below",
 }
-
-
-def toeplitz_block_means(values: np.ndarray, row_step: int | None = None, col_step=None) -> Grid:
-    """Block means of the symmetric Toeplitz matrix ``S[i, j] = values[|i - j|]``.
-
-    ``O(L + cells)`` work from two running sums over the offsets: the sum of a block
-    ``[r0, r1) x [c0, c1)`` is ``K(r1-1-c0) - K(r0-1-c0) - K(r1-1-c1) + K(r0-1-c1)``
-    with ``K`` the cumulative sum of the cumulative sum of ``values[|m|]``. The
-    ``L x L`` matrix is never formed.
-    """
-    values = np.asarray(values, dtype=np.float64)
-    n = values.size
-    if row_step is None or col_step is None:
-        row_step, col_step = steps(n, n)
-    if row_step == 1 and col_step == 1:
-        index = np.arange(n)
-        return block_means(n, n, lambda a, b: values[np.abs(index[a:b, None] - index[None, :])])
-    # h[m + n] = values[|m|] for m = -n .. n - 1 (m = -n is a zero pad).
-    h = np.concatenate([[0.0], values[:0:-1], values])
-    k = np.concatenate([[0.0], np.cumsum(np.cumsum(h))])  # K(m) sits at index m + n + 1
-
-    def big_k(m):
-        return k[m + n + 1]
-
-    r = np.append(np.arange(0, n, row_step), n)
-    c = np.append(np.arange(0, n, col_step), n)
-    r0, r1 = r[:-1, None], r[1:, None]
-    c0, c1 = c[None, :-1], c[None, 1:]
-    sums = big_k(r1 - 1 - c0) - big_k(r0 - 1 - c0) - big_k(r1 - 1 - c1) + big_k(r0 - 1 - c1)
-    z = (sums / ((r1 - r0) * (c1 - c0))).astype(np.float32)
-    return Grid(z, (r[:-1] + r[1:] - 1) / 2, (c[:-1] + c[1:] - 1) / 2, row_step, col_step)
 
 
 def spans(centres: np.ndarray, step: int) -> list[tuple[int, int]]:

@@ -494,13 +494,6 @@ def drift_figure(
     return style(fig, height=height)
 
 
-def drift_positions(context: int, largest: int = 2**17, count: int = 160) -> np.ndarray:
-    """Log-spaced integer positions 0 .. ``largest`` plus the context's last position."""
-    grid = np.unique(np.round(np.geomspace(1, largest, count)).astype(np.int64))
-    extra = np.array([0, context - 1, 8191, 99999], dtype=np.int64)
-    return np.unique(np.concatenate([grid, extra]))
-
-
 class SineParts(NamedTuple):
     """What y = A sin(B x + C) + D is made of (seed 003's names)."""
 
