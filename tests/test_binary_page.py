@@ -4,18 +4,16 @@ both languages, and the 1 MB chart budget at the largest settings."""
 import time
 import tracemalloc
 
-import conftest
 import numpy as np
 import pytest
-from conftest import chart, decode, figures, notice_text, run_page_on_tab, switch_tab
-from streamlit.testing.v1 import AppTest
+from conftest import chart, decode, figures
+from helpers import Page, captions, chart_sizes
 
 import posenc
 from posenc import criteria
 from posenc.criteria import scheme_criteria
 from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import binary as specs
-from ui.specs import setting_label
 from ui.texts import text
 
 PAGE = "pages/3_Binary_vs_sinusoid.py"
@@ -34,30 +32,12 @@ LARGEST = {"seq_len": "8192", "d_model": "4096", "base": "1000000000.0"} | {
 }
 
 
-def tab_label(name: str, lang: str = "en") -> str:
-    return conftest.tab_label(specs, name, lang)
-
-
-def open_tab(at: AppTest, tab: str) -> AppTest:
-    return switch_tab(at, specs, tab)
-
-
-def open_page(query: dict | None = None, tab: str | None = None, timeout: float = 300) -> AppTest:
-    """The page with ``query`` in the URL, reached through app.py as a visitor does, on tab
-    ``tab`` (a name of ``TAB_NAMES``; default: the first)."""
-    return run_page_on_tab("3_Binary_vs_sinusoid.py", specs, query, tab, timeout)
+PAGE = Page("3_Binary_vs_sinusoid.py", specs, timeout=300)
+tab_label, open_page, open_tab = PAGE.tab_label, PAGE.open, PAGE.open_tab
 
 
 def criteria_table(at):
     return next(df.value for df in at.dataframe if df.value.shape[0] == len(posenc.SCHEMES))
-
-
-def captions(at) -> str:
-    return "\n".join(c.value for c in at.caption)
-
-
-def chart_sizes(at) -> list[int]:
-    return [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
 
 
 @pytest.mark.parametrize("tab", specs.TAB_NAMES)
@@ -208,16 +188,6 @@ def test_url_values_of_the_page_are_used():
         at = open_page(query, tab=tab)
         assert str(widget(at, key).value) == query[key]
         assert not at.warning
-
-
-@pytest.mark.parametrize(
-    ("key", "value"), [("bin_k", "0"), ("bin_bits", "abc"), ("bin_scheme", "gray")]
-)
-def test_bad_url_values_give_a_notice_and_defaults(key, value):
-    at = open_page({key: value}, tab=WIDGET_TAB[key])
-    assert at.warning and setting_label("en", key) in notice_text(at)
-    spec = next(s for s in specs.SPECS if s.key == key)
-    assert widget(at, key).value == spec.default
 
 
 def test_one_position_and_two_dimensions():

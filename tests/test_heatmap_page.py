@@ -9,13 +9,13 @@ import json
 import re
 import time
 import tracemalloc
-from functools import cache
-from pathlib import Path
 
 import conftest
 import numpy as np
 import pytest
 from conftest import decode, wait_for_app
+from helpers import Page, captions, rerun
+from peers import peer
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -29,38 +29,11 @@ from ui.specs import setting_label
 from ui.specs.heatmap import MAX_TOKENS, PRESETS, TAB, TAB_NAMES
 from ui.texts import text
 
-NPZ = Path(__file__).resolve().parent / "peers" / "peer_values.npz"
 TIMEOUT = 240
 
 
-@cache
-def peers() -> dict[str, np.ndarray]:
-    with np.load(NPZ, allow_pickle=False) as data:
-        return {key: data[key] for key in data.files}
-
-
-def peer(key: str) -> np.ndarray:
-    return peers()[key]
-
-
-def tab_label(name: str) -> str:
-    return conftest.tab_label(spec, name)
-
-
-def open_page(query: dict | None = None, tab: str | None = None) -> AppTest:
-    """The Heatmap page opened by a deep link with ``query``, on tab ``tab`` (English
-    name of ``TAB_NAMES``; default: the first); no exception allowed."""
-    return conftest.run_page_on_tab("1_Heatmap.py", spec, query, tab, TIMEOUT)
-
-
-def open_tab(at: AppTest, tab: str) -> AppTest:
-    return conftest.switch_tab(at, spec, tab)
-
-
-def run(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+PAGE = Page("1_Heatmap.py", spec, timeout=TIMEOUT)
+tab_label, open_page, open_tab, run = PAGE.tab_label, PAGE.open, PAGE.open_tab, rerun
 
 
 by_key = conftest.chart
@@ -68,10 +41,6 @@ by_key = conftest.chart
 
 def table_z(at: AppTest) -> np.ndarray:
     return decode(by_key(at, "hm_table")["data"][0]["z"]).astype(np.float64)
-
-
-def captions(at: AppTest) -> str:
-    return "\n".join(c.value for c in at.caption)
 
 
 # ---------------------------------------------------------------- defaults and values
@@ -167,13 +136,6 @@ def test_the_table_names_the_seeds_indexing_slips_and_seed_003s_yellow(lang):
     at = open_page({"lang": lang})
     note = next(c.value for c in at.caption if c.value == text(lang, "heatmap.seed_notes"))
     assert all(s in note for s in ("0 … L−1", "PE₍L₎", "L + 1", "0 … 99", "hot"))
-
-
-def test_presets_are_what_the_seeds_describe():
-    assert PRESETS["overview"]["seq_len"] == 50 and PRESETS["overview"]["d_model"] == 128
-    assert (PRESETS["gentle"]["seq_len"], PRESETS["gentle"]["d_model"]) == (100, 512)
-    assert PRESETS["robot"]["hm_sentence"].split() == ["I", "am", "a", "robot"]
-    assert (PRESETS["robot"]["d_model"], PRESETS["robot"]["base"]) == (4, 100.0)
 
 
 # ---------------------------------------------------------------- every control

@@ -15,7 +15,8 @@ import threading
 import tracemalloc
 
 import pytest
-from conftest import CASES, figures, run_page, switch_tab
+from conftest import CASES, figures, notice_text, run_page, switch_tab
+from helpers import chart_sizes
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from pages_under_test import (
@@ -35,13 +36,10 @@ from pages_under_test import (
 
 from ui.figures.common import MAX_CHART_BYTES, TRACE_TYPES
 from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
+from ui.specs import setting_label
 
 HEAVY_TIMEOUT = 240
 MEMORY_CAP = 512 * 2**20
-
-
-def chart_sizes(at) -> list[int]:
-    return [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
 
 
 def run(entry, query=None, timeout=HEAVY_TIMEOUT):
@@ -109,6 +107,7 @@ def test_page_runs_with_every_setting_at_its_extreme(entry, tab, opened, which, 
     at = run(entry, query | opened)
     assert not at.warning, [w.value for w in at.warning]
     assert not streamlit_warnings, [r.getMessage() for r in streamlit_warnings]
+    assert chart_sizes(at) or (entry.name, tab) in CHARTLESS, "no chart"
     assert all(size <= MAX_CHART_BYTES for size in chart_sizes(at)), chart_sizes(at)
 
 
@@ -146,6 +145,62 @@ def test_hostile_url_values_give_a_notice_and_a_working_page(entry, kind):
     notice = at.warning[0].value
     assert "definitely_unknown" in notice
     assert at.get("plotly_chart")
+
+
+# One table of bad URL values, each with the setting its notice must name (by its label):
+# (page, tab, query); tab "*" runs every tab of the page, "" its first (or only) view.
+BAD_URL = [
+    *(
+        ("home", "", {key: value}, key)
+        for key, value in [
+            ("d_model", "7"),
+            ("seq_len", "abc"),
+            ("seq_len", "-3"),
+            ("seq_len", "1e9"),
+            ("base", "nan"),
+            ("base", "1"),
+            ("base", "-inf"),
+            ("d_model", "x" * 10_000),
+            ("lang", "fr"),
+            ("present", "maybe"),
+            ("no_such_setting", "1"),
+        ]
+    ),
+    ("binary", "criteria", {"bin_k": "0"}, "bin_k"),
+    ("binary", "counter", {"bin_bits": "abc"}, "bin_bits"),
+    ("binary", "distance", {"bin_scheme": "gray"}, "bin_scheme"),
+    ("rotation", "*", {"rot_k": "abc"}, "rot_k"),
+    ("rotation", "*", {"rot_k": "5000"}, "rot_k"),
+    ("rotation", "*", {"rot_fit": "x"}, "rot_fit"),
+    *(
+        ("wavelengths", "*", {key: "x"}, key)
+        for key in ("wl_bases", "wl_dims", "wl_positions", "wl_vec_mode")
+    ),
+]
+BAD_URL_CASES = [
+    (entry, name, opened, query, key)
+    for page, tab, query, key in BAD_URL
+    for entry, name, opened in PAGE_TABS
+    if entry.name == page and (tab == "*" or name == tab or (tab == "" and name == ""))
+]
+
+
+@pytest.mark.parametrize(
+    ("entry", "tab", "opened", "query", "key"),
+    BAD_URL_CASES,
+    ids=[f"{e.name}[{n}]-{k}={next(iter(q.values()))[:8]}" for e, n, _, q, k in BAD_URL_CASES],
+)
+def test_a_bad_url_value_gives_one_notice_naming_the_setting_and_its_default(
+    entry, tab, opened, query, key
+):
+    at = run(entry, query | opened)
+    assert len(at.warning) == 1 and setting_label("en", key) in notice_text(at)
+    assert at.get("plotly_chart") or (entry.name, tab) in CHARTLESS, "no chart"
+    spec = next((s for s in all_specs(entry) if s.key == key), None)
+    bound = [w for kind in CONTROL_KINDS for w in at.get(kind) if w.key == key]
+    for widget in bound:  # the control, where this view draws it, shows the default
+        value = widget.value
+        assert (float(value) if isinstance(value, (int, float)) else value) == spec.default
 
 
 def _value(spec):
@@ -227,6 +282,8 @@ def test_every_control_has_a_help_text_and_each_number_widget_reaches_its_ends(e
                 at.get(kind)[index].set_value(value).run()
                 CASES["widget moves"] += 1
                 assert not at.exception, (widget.key, value, [e.message for e in at.exception])
+                drawn = at.get("plotly_chart") or (entry.name, tab) in CHARTLESS
+                assert drawn, (widget.key, value, "no chart")
 
 
 WALK_STEPS = 6

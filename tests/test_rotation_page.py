@@ -6,11 +6,10 @@ holds what it looks at."""
 
 import re
 
-import conftest
 import numpy as np
 import pytest
-from conftest import chart, decode, notice_text, run_page_on_tab, switch_tab
-from streamlit.testing.v1 import AppTest
+from conftest import chart, decode, notice_text
+from helpers import Page, chart_ids
 
 import posenc
 from posenc.rotation import block_rotation
@@ -35,22 +34,8 @@ N_CHARTS = 7  # T(k), block, check, circle, dot, fitted W, fit error
 assert sum(map(len, CHARTS.values())) == N_CHARTS and tuple(CHARTS) == specs.TAB_NAMES
 
 
-def tab_label(name: str, lang: str = "en") -> str:
-    return conftest.tab_label(specs, name, lang)
-
-
-def open_tab(at: AppTest, tab: str) -> AppTest:
-    return switch_tab(at, specs, tab)
-
-
-def open_page(query: dict | None = None, tab: str | None = None, timeout: float = 240) -> AppTest:
-    """The page with ``query`` in the URL, reached through app.py as a visitor does, on tab
-    ``tab`` (a name of ``TAB_NAMES``; default: the first)."""
-    return run_page_on_tab("4_Rotation.py", specs, query, tab, timeout)
-
-
-def chart_ids(at) -> list[str]:
-    return [el.proto.id for el in at.get("plotly_chart")]
+PAGE = Page("4_Rotation.py", specs, timeout=240)
+tab_label, open_page, open_tab = PAGE.tab_label, PAGE.open, PAGE.open_tab
 
 
 def metric(at, start: str) -> str:
@@ -250,17 +235,6 @@ def test_too_few_positions_say_the_fit_is_underdetermined():
     at = open_page({"seq_len": "50", "d_model": "128", "rot_fit_n": "L"}, tab="fit")
     assert any("Underdetermined" in i.value for i in at.info)
     assert metric(at, "rank of X") == "50 / 128"
-
-
-@pytest.mark.parametrize(
-    ("query", "name"),
-    [({"rot_k": "abc"}, "rot_k"), ({"rot_k": "5000"}, "rot_k"), ({"rot_fit": "x"}, "rot_fit")],
-)
-def test_bad_url_values_give_a_notice_and_defaults(query, name):
-    for tab in specs.TAB_NAMES:
-        at = open_page(query, tab=tab)
-        assert len(at.warning) == 1 and setting_label("en", name) in notice_text(at), tab
-        assert_charts(at, tab)
 
 
 def test_smallest_settings():

@@ -4,12 +4,11 @@ from itertools import pairwise
 from urllib.parse import parse_qs
 
 import pytest
-from conftest import APP, decode, figures, notice_text, run_page
+from conftest import APP, decode, figures, run_page
 from streamlit.testing.v1 import AppTest
 
 from ui import menu
 from ui.params import BASE, D_MODEL, SEQ_LEN
-from ui.specs import setting_label
 
 
 def links(at):
@@ -46,30 +45,6 @@ def test_moving_a_slider_redraws_the_chart():
     at.number_input(key="seq_len").set_value(7).run()
     assert not at.exception
     assert decode(figures(at)[0]["data"][0]["z"]).shape[0] == 7
-
-
-@pytest.mark.parametrize(
-    ("query", "fragment"),
-    [
-        ({"d_model": "7"}, "d_model"),
-        ({"seq_len": "abc"}, "seq_len"),
-        ({"seq_len": "-3"}, "seq_len"),
-        ({"seq_len": "1e9"}, "seq_len"),
-        ({"base": "nan"}, "base"),
-        ({"base": "1"}, "base"),
-        ({"base": "-inf"}, "base"),
-        ({"d_model": "x" * 10_000}, "d_model"),
-        ({"lang": "fr"}, "lang"),
-        ({"present": "maybe"}, "present"),
-        ({"no_such_setting": "1"}, "no_such_setting"),
-    ],
-)
-def test_hostile_query_parameters_give_a_notice_and_defaults(query, fragment):
-    at = run_page(query=query)
-    # the notice names the setting by its label (#20); an unknown name as it was typed
-    assert len(at.warning) == 1 and setting_label("en", fragment) in notice_text(at)
-    assert at.number_input(key="d_model").value % 2 == 0
-    assert len(figures(at)) == 1
 
 
 def test_length_and_width_have_stops_a_drag_can_hit_and_open_any_url_value_exactly():

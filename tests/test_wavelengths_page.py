@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import tracemalloc
 
-import conftest
 import numpy as np
 import pytest
-from conftest import chart, decode, rendered, run_page_on_tab, switch_tab
-from pages_under_test import extreme
+from conftest import chart, decode, rendered
+from helpers import Page, chart_ids, rerun
 from streamlit.testing.v1 import AppTest
 
 import posenc
 from posenc import spectrum
 from ui.figures import wavelengths as figs
 from ui.figures.common import MAX_CHART_BYTES
-from ui.params import LANG, SHARED
+from ui.params import LANG
 from ui.specs import setting_label
 from ui.specs import wavelengths as specs
 
@@ -39,28 +38,8 @@ LAMBDA, CURVES, VECTORS, CLOCK, FORMS, DRIFT, BASICS = (
 )
 
 
-def tab_label(name: str, lang: str = "en") -> str:
-    return conftest.tab_label(specs, name, lang)
-
-
-def open_tab(at: AppTest, tab: str) -> AppTest:
-    return switch_tab(at, specs, tab)
-
-
-def open_page(query: dict | None = None, tab: str | None = None, timeout: float = 120) -> AppTest:
-    """The page with ``query`` in the URL, reached through app.py as a visitor does, on tab
-    ``tab`` (a name of ``TAB_NAMES``; default: the first)."""
-    return run_page_on_tab("2_Wavelengths.py", specs, query, tab, timeout)
-
-
-def rerun(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def chart_ids(at: AppTest) -> list[str]:
-    return [el.proto.id for el in at.get("plotly_chart")]
+PAGE = Page("2_Wavelengths.py", specs, timeout=120)
+tab_label, open_page, open_tab = PAGE.tab_label, PAGE.open, PAGE.open_tab
 
 
 def draws(at: AppTest, tab: str) -> bool:
@@ -98,18 +77,6 @@ def test_each_tab_draws_its_own_charts_and_no_notice(tab):
     assert len(at.latex) >= FORMULAS[tab]
     assert len(at.get("download_button")) == DOWNLOADS[tab]
     assert at.query_params.get(specs.TAB.key, "lambdas") == tab  # the tab's code
-
-
-def test_every_control_has_a_help_text():
-    at = open_page()
-    for tab in specs.TAB_NAMES:
-        open_tab(at, tab)
-        assert draws(at, tab), (tab, chart_ids(at))
-        widgets = [*at.text_input, *at.slider, *at.radio, *at.button, *at.number_input]
-        assert widgets and all(w.help for w in widgets), (
-            tab,
-            [w.key for w in widgets if not w.help],
-        )
 
 
 def test_metrics_count_the_pairs_longer_than_the_context():
@@ -340,14 +307,6 @@ def test_url_reproduces_the_view():
     assert chart(views["clock"], CLOCK)["frames"][1]["name"] == "13"
 
 
-@pytest.mark.parametrize("key", ["wl_bases", "wl_dims", "wl_positions", "wl_vec_mode"])
-def test_bad_url_values_give_a_notice_naming_the_setting(key):
-    for tab in specs.TAB_NAMES:  # the notice on every tab, and every tab still draws
-        at = open_page({key: "x"}, tab=tab)
-        assert setting_label("en", key) in notices(at), tab
-        assert draws(at, tab), (tab, chart_ids(at))
-
-
 def test_chinese_texts_with_lang_zh():
     at = open_page({"lang": "zh"})
     assert at.title[0].value == "波长与频率"
@@ -425,37 +384,6 @@ def test_largest_settings_keep_every_chart_under_1_mb_and_memory_under_512_mb(ta
     sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
     assert len(sizes) == len(CHARTS[tab]) and max(sizes) < MAX_CHART_BYTES, sizes
     assert peak < 512 * 2**20
-
-
-def _extreme(spec, which: str) -> str:
-    if isinstance(spec, specs.NumberListParam):
-        return spec.extreme(which)
-    return extreme(spec, which)
-
-
-@pytest.mark.parametrize("tab", specs.TAB_NAMES)
-@pytest.mark.parametrize("which", ["min", "max"])
-def test_every_setting_at_its_extreme_runs_without_a_notice(which, tab):
-    query = {s.key: _extreme(s, which) for s in (*SHARED, *specs.SPECS)}
-    # The open tab replaces the tab parameter's own ends (its first label, and its last,
-    # the Chinese "forms" label that test_chinese_texts_with_lang_zh opens).
-    at = open_page(query, tab=tab, timeout=240)
-    assert not at.warning, notices(at)
-    assert draws(at, tab), chart_ids(at)
-    sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
-    assert len(sizes) == len(CHARTS[tab]) and max(sizes) < MAX_CHART_BYTES, sizes
-
-
-@pytest.mark.parametrize("tab", specs.TAB_NAMES)
-def test_every_slider_and_number_input_at_both_ends(tab):
-    at = open_page(tab=tab)
-    for kind in ("slider", "number_input"):
-        for index in range(len(at.get(kind))):
-            widget = at.get(kind)[index]
-            for value in (widget.min, widget.max, widget.value):
-                at.get(kind)[index].set_value(value)
-                rerun(at)
-                assert draws(at, tab), (widget.key, value, chart_ids(at))
 
 
 def test_curves_at_the_defaults_are_continuous_with_dots_at_the_integer_positions():
