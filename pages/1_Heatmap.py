@@ -7,6 +7,7 @@ import posenc
 from posenc.frameworks import framework_frequencies
 from ui import controls, export, figure_cache, grab
 from ui import heatmap_data as data
+from ui import heatmap_view as view
 from ui.figures import heatmap as figures
 from ui.heatmap_frameworks import tab as frameworks_tab
 from ui.i18n import t
@@ -29,7 +30,7 @@ presets = st.popover(
 )  # drawn when opened: the row of preset buttons here delayed the first chart (issue #7)
 for name, values in spec.PRESETS.items():
     presets.button(
-        t(f"heatmap.preset_{name}"), key=f"hm_preset_{name}", on_click=data.apply_preset,
+        t(f"heatmap.preset_{name}"), key=f"hm_preset_{name}", on_click=view.apply_preset,
         args=(values,), kwargs={"show_table": True}, help=t(f"heatmap.preset_{name}_help"),
         icon=":material/photo_library:",
         width="stretch",
@@ -105,16 +106,16 @@ with tabs["table"]:
         whole = (framework, seq_len, d_model, base, layout)
         export.offer(
             "pe_table", figure, matrix=(lambda: data.table(*whole)) if full else None,
-            shape=(seq_len, d_model), code=data.python_call(*whole),
+            shape=(seq_len, d_model), code=view.python_call(*whole),
         )  # fmt: skip
         if not full:
-            code = data.python_call(*whole)
+            code = view.python_call(*whole)
             st.caption(
                 t("heatmap.export_capped", cap=data.FULL_MAX, n=seq_len * d_model, code=code)
             )
         if seq_len <= spec.TABLE_MAX and d_model <= spec.TABLE_MAX:
             names = [f"{p}: {tokens[p]}" if tokens else str(p) for p in range(seq_len)]
-            frame = data.numeric_frame(
+            frame = view.numeric_frame(
                 data.table(framework, seq_len, d_model, base, layout), layout, names
             )
             number = st.column_config.NumberColumn(format="%.8f")

@@ -9,6 +9,7 @@ import streamlit as st
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT
 from ui import controls, export
 from ui import heatmap_data as data
+from ui import heatmap_view as view
 from ui.figures import heatmap as figs
 from ui.framework_code import LISTINGS
 from ui.i18n import t
@@ -21,7 +22,7 @@ def tab(framework: str, model: tuple[int, int, float], layout: str, group: bool,
     seq_len, d_model, base = model
     st.markdown(t("heatmap.fw_lead"))
     differences = data.framework_differences(seq_len, d_model, base)
-    st.markdown(data.framework_table_markdown(differences))
+    st.markdown(view.framework_table_markdown(differences))
     st.caption(t("heatmap.fw_presets"))
     _buttons(differences)
     name = t(f"heatmap.fw_name_{framework}")
@@ -67,7 +68,7 @@ def _buttons(differences: dict) -> None:
         label = t(f"heatmap.fw_name_{name}")
         native = NATIVE_LAYOUT[name]
         column.button(
-            label, key=f"hm_fw_{name}", on_click=data.apply_preset,
+            label, key=f"hm_fw_{name}", on_click=view.apply_preset,
             args=({"hm_framework": name, "hm_layout": native},),
             help=t("heatmap.fw_preset_help", name=label, layout=t(f"common.layout_{native}")),
             disabled=differences[name] is None, width="stretch",
