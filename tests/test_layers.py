@@ -106,3 +106,18 @@ def test_one_definition_each():
     """MAX_LINE_POINTS and the block-means notice live in one place (issue 25 §2)."""
     assert _defined(r"^MAX_LINE_POINTS\s*=") == ["ui/figures/common.py"]
     assert _defined(r"\"common\.downsampled\"") == ["ui/notices.py"]
+
+
+def test_contributing_table_names_every_ui_module():
+    """CONTRIBUTING.md's "Shape of the house" table says where each module of ui/ belongs."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    table = text[text.index("## Shape of the house") : text.index("## A page, step by step")]
+    missing = []
+    for path in sorted((ROOT / "ui").glob("*.py")):
+        stem = path.stem
+        named = f"ui/{stem}.py" in table or f"`{stem}`" in table
+        if stem.endswith("_data"):
+            named = named or f"`{stem.removesuffix('_data')}`" in table
+        if stem != "__init__" and not named:
+            missing.append(stem)
+    assert not missing, f"CONTRIBUTING.md's table does not name {missing}"
