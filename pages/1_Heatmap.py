@@ -9,7 +9,7 @@ from ui import controls, export, figure_cache, grab
 from ui import heatmap_data as data
 from ui import heatmap_view as view
 from ui.figures import heatmap as figures
-from ui.heatmap_frameworks import tab as frameworks_tab
+from ui.heatmap_frameworks import tab as draw_frameworks
 from ui.i18n import t
 from ui.learned import SIMILARITY_ROWS, learned_grid, learned_similarity, uploaded_embedding
 from ui.notices import downsampled_notice
@@ -79,154 +79,153 @@ except ValueError:
     framework, omega = "paper", framework_frequencies("paper", d_model, base)
 order = data.column_order(d_model, layout, group)
 
-tabs = controls.lazy_tabs(spec.TAB, "heatmap", spec.TAB_NAMES)
-with tabs["table"]:
-    if tabs["table"].open:
-        grid = data.table_grid(framework, seq_len, d_model, base, layout, group)
-        figure = figs.table_figure(
-            grid, words=words, omega=omega, layout=layout, order=order, tokens=tokens or None,
-            height=height,
-        )  # fmt: skip
-        here = controls.beside([1, 1]) if learned is not None else [st.container()]
-        controls.plot(figure, "hm_table", here[0])
-        if learned is not None:
-            learned_table, top = learned_grid(learned)
-            learned_figure = figs.table_figure(learned_table, words=words, zmax=top, height=height)
-            controls.plot(learned_figure, "hm_learned", here[1])
-            here[1].caption(
-                t("heatmap.learned_caption", rows=learned.shape[0], cols=learned.shape[1])
-            )
-        downsampled_notice(grid, seq_len, d_model)
-        st.caption(t("heatmap.main_notice"))
-        if layout == "split" or group:
-            st.caption(t("heatmap.grouped_notice"))
-        elif grid.col_step > 1:
-            st.caption(t("heatmap.mixed_hint"))
-        full = seq_len * d_model <= data.FULL_MAX
-        whole = (framework, seq_len, d_model, base, layout)
-        export.offer(
-            "pe_table", figure, matrix=(lambda: data.table(*whole)) if full else None,
-            shape=(seq_len, d_model), code=view.python_call(*whole),
-        )  # fmt: skip
-        if not full:
-            code = view.python_call(*whole)
-            st.caption(
-                t("heatmap.export_capped", cap=data.FULL_MAX, n=seq_len * d_model, code=code)
-            )
-        if seq_len <= spec.TABLE_MAX and d_model <= spec.TABLE_MAX:
-            names = [f"{p}: {tokens[p]}" if tokens else str(p) for p in range(seq_len)]
-            frame = view.numeric_frame(
-                data.table(framework, seq_len, d_model, base, layout), layout, names
-            )
-            number = st.column_config.NumberColumn(format="%.8f")
-            st.dataframe(frame, column_config=dict.fromkeys(frame.columns, number))
-            st.caption(t("heatmap.numbers"))
-        with controls.notes():
-            st.caption(t("heatmap.seed_notes"))
 
-with tabs["frameworks"]:
-    if tabs["frameworks"].open:
-        frameworks_tab(
-            framework, (seq_len, d_model, base), layout, group,
-            dict(words=words, omega=omega, order=order, tokens=tokens or None, height=height),
-        )  # fmt: skip
+def table_tab() -> None:
+    grid = data.table_grid(framework, seq_len, d_model, base, layout, group)
+    figure = figs.table_figure(
+        grid, words=words, omega=omega, layout=layout, order=order, tokens=tokens or None,
+        height=height,
+    )  # fmt: skip
+    here = controls.beside([1, 1]) if learned is not None else [st.container()]
+    controls.plot(figure, "hm_table", here[0])
+    if learned is not None:
+        learned_table, top = learned_grid(learned)
+        learned_figure = figs.table_figure(learned_table, words=words, zmax=top, height=height)
+        controls.plot(learned_figure, "hm_learned", here[1])
+        here[1].caption(t("heatmap.learned_caption", rows=learned.shape[0], cols=learned.shape[1]))
+    downsampled_notice(grid, seq_len, d_model)
+    st.caption(t("heatmap.main_notice"))
+    if layout == "split" or group:
+        st.caption(t("heatmap.grouped_notice"))
+    elif grid.col_step > 1:
+        st.caption(t("heatmap.mixed_hint"))
+    full = seq_len * d_model <= data.FULL_MAX
+    whole = (framework, seq_len, d_model, base, layout)
+    export.offer(
+        "pe_table", figure, matrix=(lambda: data.table(*whole)) if full else None,
+        shape=(seq_len, d_model), code=view.python_call(*whole),
+    )  # fmt: skip
+    if not full:
+        code = view.python_call(*whole)
+        st.caption(t("heatmap.export_capped", cap=data.FULL_MAX, n=seq_len * d_model, code=code))
+    if seq_len <= spec.TABLE_MAX and d_model <= spec.TABLE_MAX:
+        names = [f"{p}: {tokens[p]}" if tokens else str(p) for p in range(seq_len)]
+        frame = view.numeric_frame(
+            data.table(framework, seq_len, d_model, base, layout), layout, names
+        )
+        number = st.column_config.NumberColumn(format="%.8f")
+        st.dataframe(frame, column_config=dict.fromkeys(frame.columns, number))
+        st.caption(t("heatmap.numbers"))
+    with controls.notes():
+        st.caption(t("heatmap.seed_notes"))
 
-with tabs["embedding"]:
-    if tabs["embedding"].open:
-        st.markdown(t("heatmap.emb_lead"))
-        st.latex(r"x_p = \sqrt{d}\,E_p + PE_p")
-        seed_box, scale_box = st.columns(3)[:2]
-        seed = controls.slider(
-            spec.SEED, t("heatmap.seed"), t("heatmap.seed_help"), container=seed_box
-        )
-        scaled = controls.toggle(
-            spec.SCALE, t("heatmap.emb_scale"), t("heatmap.emb_scale_help"), container=scale_box
-        )
-        panels = data.embedding_panels(seq_len, d_model, base, layout, int(seed), scaled=scaled)
-        titles = {key: t(f"heatmap.emb_panel_{key}") for key in panels}
-        if scaled:  # the embedding is sqrt(d) E wherever it appears
-            titles = {k: v if k == "pe" else f"√d·{v}" for k, v in titles.items()}
-        emb_figure = figs.embedding_figure(
-            [(titles[key], matrix) for key, matrix in panels.items()],
-            words=words, height=controls.chart_height(380), stacked=controls.stacked(),
-            panel_height=controls.chart_height(240),
-        )  # fmt: skip
-        controls.plot(emb_figure, "hm_embedding")
-        total = panels["sum"]
-        export.offer(
-            "embedding_plus_pe", emb_figure, matrix=total if total.size <= data.FULL_MAX else None
-        )
-        rows, cols = panels["emb"].shape
-        if (rows, cols) != (seq_len, d_model):
-            st.caption(t("heatmap.emb_capped", rows=rows, cols=cols, L=seq_len, d=d_model))
-        if scaled:  # what to notice; unscaled, the caption below says it
-            st.caption(t("heatmap.emb_short_notice", max_pos=rows - 1))
-        else:
-            st.caption(t("heatmap.emb_unscaled", size=f"{d_model**-0.5:.2g}"))
-        with st.expander(t("heatmap.concat")):
-            st.latex(
-                r"W\begin{bmatrix} E_p \\ PE_p\end{bmatrix} = \begin{bmatrix} W_E & W_{PE}"
-                r"\end{bmatrix}\begin{bmatrix} E_p \\ PE_p\end{bmatrix} = W_E E_p + W_{PE}\,PE_p"
-            )
-            weights = dict(add=f"{d_model**2:,}", concat=f"{2 * d_model**2:,}")
-            st.markdown(t("heatmap.concat_text", d=d_model, **weights))
-        with controls.notes():
-            st.markdown(t("heatmap.emb_intro"))
-            st.caption(t("heatmap.emb_notice", max_pos=rows - 1))  # the panels' last row
-            st.markdown(t("heatmap.emb_scale_notes", root=f"{d_model**0.5:.3g}", d=d_model))
 
-with tabs["similarity"]:
-    if tabs["similarity"].open:
-        st.markdown(t("heatmap.sim_lead"))
-        st.latex(r"PE_m \cdot PE_n = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (m-n)\big)")
-        asked = controls.number(
-            spec.SIM_ROW, t("heatmap.sim_row"), t("heatmap.sim_row_help"),
-            container=st.columns(4)[0], format="%.0f",
-        )  # fmt: skip
-        reference = min(round(asked), seq_len - 1)
-        if reference != asked:
-            st.caption(
-                t("heatmap.sim_row_clamped", asked=f"{asked:g}", last=seq_len - 1, used=reference)
-            )
-        similarity = data.similarity_grid(seq_len, d_model, base)
-        sim_figure = figs.similarity_figure(
-            similarity, words=words, reference=reference, height=height, pickable=True
+def frameworks_tab() -> None:
+    draw_frameworks(
+        framework, (seq_len, d_model, base), layout, group,
+        dict(words=words, omega=omega, order=order, tokens=tokens or None, height=height),
+    )  # fmt: skip
+
+
+def embedding_tab() -> None:
+    st.markdown(t("heatmap.emb_lead"))
+    st.latex(r"x_p = \sqrt{d}\,E_p + PE_p")
+    seed_box, scale_box = st.columns(3)[:2]
+    seed = controls.slider(spec.SEED, t("heatmap.seed"), t("heatmap.seed_help"), container=seed_box)
+    scaled = controls.toggle(
+        spec.SCALE, t("heatmap.emb_scale"), t("heatmap.emb_scale_help"), container=scale_box
+    )
+    panels = data.embedding_panels(seq_len, d_model, base, layout, int(seed), scaled=scaled)
+    titles = {key: t(f"heatmap.emb_panel_{key}") for key in panels}
+    if scaled:  # the embedding is sqrt(d) E wherever it appears
+        titles = {k: v if k == "pe" else f"√d·{v}" for k, v in titles.items()}
+    emb_figure = figs.embedding_figure(
+        [(titles[key], matrix) for key, matrix in panels.items()],
+        words=words, height=controls.chart_height(380), stacked=controls.stacked(),
+        panel_height=controls.chart_height(240),
+    )  # fmt: skip
+    controls.plot(emb_figure, "hm_embedding")
+    total = panels["sum"]
+    export.offer(
+        "embedding_plus_pe", emb_figure, matrix=total if total.size <= data.FULL_MAX else None
+    )
+    rows, cols = panels["emb"].shape
+    if (rows, cols) != (seq_len, d_model):
+        st.caption(t("heatmap.emb_capped", rows=rows, cols=cols, L=seq_len, d=d_model))
+    if scaled:  # what to notice; unscaled, the caption below says it
+        st.caption(t("heatmap.emb_short_notice", max_pos=rows - 1))
+    else:
+        st.caption(t("heatmap.emb_unscaled", size=f"{d_model**-0.5:.2g}"))
+    with st.expander(t("heatmap.concat")):
+        st.latex(
+            r"W\begin{bmatrix} E_p \\ PE_p\end{bmatrix} = \begin{bmatrix} W_E & W_{PE}"
+            r"\end{bmatrix}\begin{bmatrix} E_p \\ PE_p\end{bmatrix} = W_E E_p + W_{PE}\,PE_p"
         )
-        here = controls.beside([1, 1]) if learned is not None else [st.container()]
-        grab.plot(sim_figure, "hm_similarity", spec.SIM_ROW, where=here[0], high=seq_len - 1)
-        grab.hint(t("heatmap.sim_pick"), here[0])
-        if learned is not None:
-            learned_figure = figs.similarity_figure(
-                learned_similarity(learned), words=words, height=height
-            )
-            controls.plot(learned_figure, "hm_learned_similarity", here[1])
-            here[1].caption(
-                t("heatmap.learned_sim_caption", rows=min(len(learned), SIMILARITY_ROWS))
-            )
-        downsampled_notice(similarity, seq_len, seq_len)
-        st.caption(t("heatmap.sim_notice", half=d_model // 2))
-        small = seq_len * seq_len <= data.FULL_MAX
-        export.offer(
-            "pe_similarity", sim_figure,
-            matrix=(lambda: posenc.similarity_matrix(seq_len, d_model, base)) if small else None,
-            shape=(seq_len, seq_len),
-            code=f"posenc.similarity_matrix({seq_len}, {d_model}, {base!r})",
-        )  # fmt: skip
-        curve, stride = figs.similarity_curve(
-            data.similarity_row(seq_len, d_model, base, reference), reference, words=words,
-            height=controls.chart_height(320),
-        )  # fmt: skip
-        controls.plot(curve, "hm_curve")
-        export.offer("pe_similarity_row", curve)
-        if stride > 1:
-            st.caption(
-                t("heatmap.sim_subsampled", step=stride, n=len(curve.data[0].x), total=seq_len)
-            )
-        st.caption(t("heatmap.sim_curve_notice"))
-        with controls.notes():
-            st.markdown(t("heatmap.sim_intro"))
-            st.latex(
-                r"PE_m \cdot PE_n = \sum_{i=0}^{d/2-1} \big[\sin\omega_i m\,\sin\omega_i n"
-                r" + \cos\omega_i m\,\cos\omega_i n\big]"
-                r" = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (m-n)\big)"
-            )
+        weights = dict(add=f"{d_model**2:,}", concat=f"{2 * d_model**2:,}")
+        st.markdown(t("heatmap.concat_text", d=d_model, **weights))
+    with controls.notes():
+        st.markdown(t("heatmap.emb_intro"))
+        st.caption(t("heatmap.emb_notice", max_pos=rows - 1))  # the panels' last row
+        st.markdown(t("heatmap.emb_scale_notes", root=f"{d_model**0.5:.3g}", d=d_model))
+
+
+def similarity_tab() -> None:
+    st.markdown(t("heatmap.sim_lead"))
+    st.latex(r"PE_m \cdot PE_n = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (m-n)\big)")
+    asked = controls.number(
+        spec.SIM_ROW, t("heatmap.sim_row"), t("heatmap.sim_row_help"),
+        container=st.columns(4)[0], format="%.0f",
+    )  # fmt: skip
+    reference = min(round(asked), seq_len - 1)
+    if reference != asked:
+        st.caption(
+            t("heatmap.sim_row_clamped", asked=f"{asked:g}", last=seq_len - 1, used=reference)
+        )
+    similarity = data.similarity_grid(seq_len, d_model, base)
+    sim_figure = figs.similarity_figure(
+        similarity, words=words, reference=reference, height=height, pickable=True
+    )
+    here = controls.beside([1, 1]) if learned is not None else [st.container()]
+    grab.plot(sim_figure, "hm_similarity", spec.SIM_ROW, where=here[0], high=seq_len - 1)
+    grab.hint(t("heatmap.sim_pick"), here[0])
+    if learned is not None:
+        learned_figure = figs.similarity_figure(
+            learned_similarity(learned), words=words, height=height
+        )
+        controls.plot(learned_figure, "hm_learned_similarity", here[1])
+        here[1].caption(t("heatmap.learned_sim_caption", rows=min(len(learned), SIMILARITY_ROWS)))
+    downsampled_notice(similarity, seq_len, seq_len)
+    st.caption(t("heatmap.sim_notice", half=d_model // 2))
+    small = seq_len * seq_len <= data.FULL_MAX
+    export.offer(
+        "pe_similarity", sim_figure,
+        matrix=(lambda: posenc.similarity_matrix(seq_len, d_model, base)) if small else None,
+        shape=(seq_len, seq_len),
+        code=f"posenc.similarity_matrix({seq_len}, {d_model}, {base!r})",
+    )  # fmt: skip
+    curve, stride = figs.similarity_curve(
+        data.similarity_row(seq_len, d_model, base, reference), reference, words=words,
+        height=controls.chart_height(320),
+    )  # fmt: skip
+    controls.plot(curve, "hm_curve")
+    export.offer("pe_similarity_row", curve)
+    if stride > 1:
+        st.caption(t("heatmap.sim_subsampled", step=stride, n=len(curve.data[0].x), total=seq_len))
+    st.caption(t("heatmap.sim_curve_notice"))
+    with controls.notes():
+        st.markdown(t("heatmap.sim_intro"))
+        st.latex(
+            r"PE_m \cdot PE_n = \sum_{i=0}^{d/2-1} \big[\sin\omega_i m\,\sin\omega_i n"
+            r" + \cos\omega_i m\,\cos\omega_i n\big]"
+            r" = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (m-n)\big)"
+        )
+
+
+SECTIONS = {
+    "table": table_tab,
+    "frameworks": frameworks_tab,
+    "embedding": embedding_tab,
+    "similarity": similarity_tab,
+}
+
+controls.run_open_tab(spec.TAB, "heatmap", SECTIONS)
