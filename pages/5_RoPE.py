@@ -91,138 +91,150 @@ if kind == "sentence":
     tokens = data.tokenize(text) or (data.EMPTY_TOKEN,)
     shown = " | ".join(markdown_text(token) for token in tokens[:40])  # the visitor's text
     st.caption(t("rope.tokens", count=len(tokens), tokens=shown))
-tabs = controls.lazy_tabs(sp.TAB, "rope", sp.TAB_NAMES)
 
-with tabs["scores"]:
-    if tabs["scores"].open:
-        left, right = st.columns(2)
-        scale = controls.toggle(sp.SCALE, t("rope.scale"), t("rope.scale_help"), container=left)
-        how = controls.choice(
-            sp.VIEW, t("rope.view"), t("rope.view_help"), container=right,
-            labels=[t(f"rope.view_{code}") for code in sp.VIEW.options],
-        )  # fmt: skip
-        score = FORMULAS["score_scaled" if scale else "score_raw"]  # / sqrt(d) only if on
-        softmax = FORMULAS["scores_all" if how == "attention_all" else "scores"]
-        st.latex(score + r",\qquad " + softmax)
-        args = (*model, length, layout, *content, scale, how)
-        view = data.score_view(*args)
-        draw = dict(attention=how != "scores", height=controls.chart_height(620))
-        fig = figs.score_heatmap(view.grid, **POS, tokens=view.tokens, **draw)
-        controls.plot(fig, "rope_scores_chart")
-        downsampled_notice(view.grid, length, length)
-        label = t("rope.residual", max_abs=f"{view.max_abs:.3g}", shift=view.period)
-        label = label if view.period else t("rope.no_period")
-        st.metric(label, residual(view), help=t("rope.residual_help"))
-        st.caption(t(f"rope.scores_notice_{how}"))
-        if length > data.EXPORT_MAX:
-            st.caption(t("rope.export_capped", n=data.EXPORT_MAX))
-        with controls.notes():
-            st.markdown(t("rope.intro"))
-            st.markdown(t("rope.notation_notes"))
-        side = min(length, data.EXPORT_MAX)
-        export.offer("rope_scores", fig, matrix=lambda: data.rope_matrix(*args), shape=(side, side))
 
-with tabs["pair"]:
-    if tabs["pair"].open:
-        cols = st.columns(3)
-        pair = controls.slider(sp.PAIR, t("rope.pair"), t("rope.pair_help"), container=cols[0])
-        m = controls.slider(sp.POS_M, "m", t("rope.m_help"), container=cols[1])
-        n = controls.slider(sp.POS_N, "n", t("rope.n_help"), container=cols[2])
-        ps = data.pair_state(*model, layout, *content, pair, m, n)
-        j, (dim1, dim2) = ps["pair"], ps["dims"]
-        if j != pair:
-            st.caption(t("rope.pair_clamped", pair=j))
-        names = {key: t(f"rope.pair_{key}", m=m, n=n) for key in ("q", "k", "q_m", "k_n")}
-        names |= {"x": t("rope.pair_axis", dim=dim1), "y": t("rope.pair_axis", dim=dim2)}
-        controls.latex(FORMULAS["pair"])
-        st.latex(
-            rf"\angle q_m - \angle k_n = (\angle q - \angle k) + (m - n)\,\theta_{{{j}}} = "
-            rf"{ps['start']:.4f} + ({m} - {n}) \cdot {ps['theta']:.6g} \equiv {ps['predicted']:.6f}"
+def scores_tab() -> None:
+    left, right = st.columns(2)
+    scale = controls.toggle(sp.SCALE, t("rope.scale"), t("rope.scale_help"), container=left)
+    how = controls.choice(
+        sp.VIEW, t("rope.view"), t("rope.view_help"), container=right,
+        labels=[t(f"rope.view_{code}") for code in sp.VIEW.options],
+    )  # fmt: skip
+    score = FORMULAS["score_scaled" if scale else "score_raw"]  # / sqrt(d) only if on
+    softmax = FORMULAS["scores_all" if how == "attention_all" else "scores"]
+    st.latex(score + r",\qquad " + softmax)
+    args = (*model, length, layout, *content, scale, how)
+    view = data.score_view(*args)
+    draw = dict(attention=how != "scores", height=controls.chart_height(620))
+    fig = figs.score_heatmap(view.grid, **POS, tokens=view.tokens, **draw)
+    controls.plot(fig, "rope_scores_chart")
+    downsampled_notice(view.grid, length, length)
+    label = t("rope.residual", max_abs=f"{view.max_abs:.3g}", shift=view.period)
+    label = label if view.period else t("rope.no_period")
+    st.metric(label, residual(view), help=t("rope.residual_help"))
+    st.caption(t(f"rope.scores_notice_{how}"))
+    if length > data.EXPORT_MAX:
+        st.caption(t("rope.export_capped", n=data.EXPORT_MAX))
+    with controls.notes():
+        st.markdown(t("rope.intro"))
+        st.markdown(t("rope.notation_notes"))
+    side = min(length, data.EXPORT_MAX)
+    export.offer("rope_scores", fig, matrix=lambda: data.rope_matrix(*args), shape=(side, side))
+
+
+def pair_tab() -> None:
+    cols = st.columns(3)
+    pair = controls.slider(sp.PAIR, t("rope.pair"), t("rope.pair_help"), container=cols[0])
+    m = controls.slider(sp.POS_M, "m", t("rope.m_help"), container=cols[1])
+    n = controls.slider(sp.POS_N, "n", t("rope.n_help"), container=cols[2])
+    ps = data.pair_state(*model, layout, *content, pair, m, n)
+    j, (dim1, dim2) = ps["pair"], ps["dims"]
+    if j != pair:
+        st.caption(t("rope.pair_clamped", pair=j))
+    names = {key: t(f"rope.pair_{key}", m=m, n=n) for key in ("q", "k", "q_m", "k_n")}
+    names |= {"x": t("rope.pair_axis", dim=dim1), "y": t("rope.pair_axis", dim=dim2)}
+    controls.latex(FORMULAS["pair"])
+    st.latex(
+        rf"\angle q_m - \angle k_n = (\angle q - \angle k) + (m - n)\,\theta_{{{j}}} = "
+        rf"{ps['start']:.4f} + ({m} - {n}) \cdot {ps['theta']:.6g} \equiv {ps['predicted']:.6f}"
+    )
+    left, right = controls.beside([3, 2])
+    fig = figs.pair_figure(ps, labels=names, height=controls.chart_height(460))
+    frames = data.pair_frames(*model, layout, *content, pair, m, n)
+    legend = (t("rope.pair_q_m", m="{m}"), t("rope.pair_k_n", n="{n}"))  # per frame
+    play = dict(play=t("rope.pair_play"), pause=t("rope.pair_pause"), names=legend,
+                legend_rows=4 if controls.phone() else 0)  # fmt: skip
+    figs.animate_pair(fig, frames, **play)
+    controls.plot(fig, "rope_pair_chart", left)
+    left.caption(t("rope.pair_animation"))
+    for key in ("measured", "score"):
+        right.metric(t(f"rope.pair_{key}"), f"{ps[key]:.6f}", help=t(f"rope.pair_{key}_help"))
+    st.caption(t("rope.pair_notice", j=j, dim1=dim1, dim2=dim2, theta=f"{ps['theta']:.6g}"))
+    with st.expander(t("rope.pair_steps")):
+        controls.latex(FORMULAS["pair_steps"])
+        (dot, cross, g), angle = ps["g"], rf"{m - n} \cdot {ps['theta']:.6g}"
+        controls.latex(  # row by row: at large m - n, on a projector, one ran past the column
+            rf"\begin{{aligned}} g &= {dot:.6f}\,\cos({angle})\\ &\quad - ({cross:.6f})\,"
+            rf"\sin({angle})\\ &= {g:.6f}\\ \langle q_m, k_n\rangle"
+            rf" &= {ps['score']:.6f}\end{{aligned}}"
         )
-        left, right = controls.beside([3, 2])
-        fig = figs.pair_figure(ps, labels=names, height=controls.chart_height(460))
-        frames = data.pair_frames(*model, layout, *content, pair, m, n)
-        legend = (t("rope.pair_q_m", m="{m}"), t("rope.pair_k_n", n="{n}"))  # per frame
-        play = dict(play=t("rope.pair_play"), pause=t("rope.pair_pause"), names=legend,
-                    legend_rows=4 if controls.phone() else 0)  # fmt: skip
-        figs.animate_pair(fig, frames, **play)
-        controls.plot(fig, "rope_pair_chart", left)
-        left.caption(t("rope.pair_animation"))
-        for key in ("measured", "score"):
-            right.metric(t(f"rope.pair_{key}"), f"{ps[key]:.6f}", help=t(f"rope.pair_{key}_help"))
-        st.caption(t("rope.pair_notice", j=j, dim1=dim1, dim2=dim2, theta=f"{ps['theta']:.6g}"))
-        with st.expander(t("rope.pair_steps")):
-            controls.latex(FORMULAS["pair_steps"])
-            (dot, cross, g), angle = ps["g"], rf"{m - n} \cdot {ps['theta']:.6g}"
-            controls.latex(  # row by row: at large m - n, on a projector, one ran past the column
-                rf"\begin{{aligned}} g &= {dot:.6f}\,\cos({angle})\\ &\quad - ({cross:.6f})\,"
-                rf"\sin({angle})\\ &= {g:.6f}\\ \langle q_m, k_n\rangle"
-                rf" &= {ps['score']:.6f}\end{{aligned}}"
-            )
-            st.caption(t("rope.pair_steps_typo"))
-        export.offer("rope_pair", fig)
+        st.caption(t("rope.pair_steps_typo"))
+    export.offer("rope_pair", fig)
 
-with tabs["decay"]:
-    if tabs["decay"].open:
-        labels = [t(f"rope.decay_{code}") for code in sp.DECAY.options]
-        decay = controls.choice(sp.DECAY, t("rope.decay"), t("rope.decay_help"), labels=labels)
-        st.latex(FORMULAS[decay])
-        curves = data.decay_curves(*model, length, decay, sp.DECAY_BASES)
-        names = {b: t("rope.base_label", base=f"{b:,.0f}") for b in curves}
-        distances = data.decay_distances(length)
-        labels = dict(x_title=t("rope.distance"), y_title=t(f"rope.decay_{decay}"))
-        height = controls.chart_height(440)
-        fig = figs.decay_figure(distances, curves, names=names, **labels, height=height)
-        controls.plot(fig, "rope_decay_chart")
-        st.caption(t(f"rope.decay_notice_{decay}", d=head_dim))
-        export.offer("rope_decay", fig, matrix=np.column_stack([distances, *curves.values()]))
 
-with tabs["compare"]:
-    if tabs["compare"].open:
-        st.latex(FORMULAS["compare_sentence" if kind == "sentence" else "compare"])
-        views = data.compare_views(*model, length, layout, *content, True)
-        titles = [t(f"rope.compare_{name}") for name in ("none", "additive", "rope")]
-        grids = [v.grid for v in views]
-        height = controls.chart_height(430)
-        fig = figs.compare_heatmaps(
-            grids, titles, **POS, tokens=views[0].tokens, height=height,
-            stacked=controls.stacked(), panel_height=controls.chart_height(300),
+def decay_tab() -> None:
+    labels = [t(f"rope.decay_{code}") for code in sp.DECAY.options]
+    decay = controls.choice(sp.DECAY, t("rope.decay"), t("rope.decay_help"), labels=labels)
+    st.latex(FORMULAS[decay])
+    curves = data.decay_curves(*model, length, decay, sp.DECAY_BASES)
+    names = {b: t("rope.base_label", base=f"{b:,.0f}") for b in curves}
+    distances = data.decay_distances(length)
+    labels = dict(x_title=t("rope.distance"), y_title=t(f"rope.decay_{decay}"))
+    height = controls.chart_height(440)
+    fig = figs.decay_figure(distances, curves, names=names, **labels, height=height)
+    controls.plot(fig, "rope_decay_chart")
+    st.caption(t(f"rope.decay_notice_{decay}", d=head_dim))
+    export.offer("rope_decay", fig, matrix=np.column_stack([distances, *curves.values()]))
+
+
+def compare_tab() -> None:
+    st.latex(FORMULAS["compare_sentence" if kind == "sentence" else "compare"])
+    views = data.compare_views(*model, length, layout, *content, True)
+    titles = [t(f"rope.compare_{name}") for name in ("none", "additive", "rope")]
+    grids = [v.grid for v in views]
+    height = controls.chart_height(430)
+    fig = figs.compare_heatmaps(
+        grids, titles, **POS, tokens=views[0].tokens, height=height,
+        stacked=controls.stacked(), panel_height=controls.chart_height(300),
+    )  # fmt: skip
+    controls.plot(fig, "rope_compare_chart")
+    downsampled_notice(grids[0], length, length)
+    for col, title, v in zip(st.columns(3), titles, views, strict=True):
+        col.metric(
+            t("rope.compare_residual", name=title), residual(v), help=t("rope.residual_help")
+        )
+    st.caption(t("rope.compare_notice") if views[0].period else t("rope.no_period"))
+    if kind == "sentence":  # with W_q, W_k even the position-only term is not Toeplitz
+        term = data.position_term(*model, length, text, int(seed))
+        st.caption(
+            t("rope.compare_notice_projected", residual=f"{term.residual:.3g}",
+              max_abs=f"{term.max_abs:.3g}")
         )  # fmt: skip
-        controls.plot(fig, "rope_compare_chart")
-        downsampled_notice(grids[0], length, length)
-        for col, title, v in zip(st.columns(3), titles, views, strict=True):
-            col.metric(
-                t("rope.compare_residual", name=title), residual(v), help=t("rope.residual_help")
-            )
-        st.caption(t("rope.compare_notice") if views[0].period else t("rope.no_period"))
-        if kind == "sentence":  # with W_q, W_k even the position-only term is not Toeplitz
-            term = data.position_term(*model, length, text, int(seed))
-            st.caption(
-                t("rope.compare_notice_projected", residual=f"{term.residual:.3g}",
-                  max_abs=f"{term.max_abs:.3g}")
-            )  # fmt: skip
-        export.offer("rope_compare", fig)
+    export.offer("rope_compare", fig)
 
-with tabs["layouts"]:
-    if tabs["layouts"].open:
-        perm = posenc.split_permutation(head_dim)
-        st.latex(FORMULAS["layouts"])
-        rows = [t("rope.layout_interleaved"), t("rope.layout_split")]
-        fig = figs.layout_figure(head_dim, perm, row_labels=rows, x_title=t("rope.layout_dim"))
-        controls.plot(fig, "rope_layout_chart")
-        check = data.layout_check(*model, length, *content)
-        for col, key in zip(st.columns(3), ("permuted", "vectors", "unpermuted"), strict=True):
-            tip = t(f"rope.check_{key}_help")
-            col.metric(t(f"rope.check_{key}"), f"{check[key]:.2e}", help=tip)
-        st.caption(t("rope.layout_notice", rows=check["rows"], n=length))
-        if check["step"] > 1:
-            st.caption(t("rope.layout_sampled", step=check["step"], rows=check["rows"], n=length))
-        export.offer("rope_layouts", fig)
 
-with tabs["extension"]:
-    if tabs["extension"].open:
-        rope_extension.tab(model, layout, content)
+def layouts_tab() -> None:
+    perm = posenc.split_permutation(head_dim)
+    st.latex(FORMULAS["layouts"])
+    rows = [t("rope.layout_interleaved"), t("rope.layout_split")]
+    fig = figs.layout_figure(head_dim, perm, row_labels=rows, x_title=t("rope.layout_dim"))
+    controls.plot(fig, "rope_layout_chart")
+    check = data.layout_check(*model, length, *content)
+    for col, key in zip(st.columns(3), ("permuted", "vectors", "unpermuted"), strict=True):
+        tip = t(f"rope.check_{key}_help")
+        col.metric(t(f"rope.check_{key}"), f"{check[key]:.2e}", help=tip)
+    st.caption(t("rope.layout_notice", rows=check["rows"], n=length))
+    if check["step"] > 1:
+        st.caption(t("rope.layout_sampled", step=check["step"], rows=check["rows"], n=length))
+    export.offer("rope_layouts", fig)
 
-with tabs["models"]:
-    if tabs["models"].open:
-        rope_models.tab()
+
+def extension_tab() -> None:
+    rope_extension.tab(model, layout, content)
+
+
+def models_tab() -> None:
+    rope_models.tab()
+
+
+SECTIONS = {
+    "scores": scores_tab,
+    "pair": pair_tab,
+    "decay": decay_tab,
+    "compare": compare_tab,
+    "layouts": layouts_tab,
+    "extension": extension_tab,
+    "models": models_tab,
+}
+
+controls.run_open_tab(sp.TAB, "rope", SECTIONS)

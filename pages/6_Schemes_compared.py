@@ -32,63 +32,72 @@ FORMULAS = {  # shared by both languages
 st.title(t("schemes.title"))
 with controls.lead():  # folded on a projector or a phone: the chart comes first
     st.markdown(t("schemes.lead"))
-tabs = controls.lazy_tabs(sp.TAB, "schemes", sp.TAB_NAMES)
 
-with tabs["distance"]:
-    if tabs["distance"].open:
-        st.latex(FORMULAS["rotary"])
-        r, curves, t5 = data.distance_curves(head_dim, train)
-        labels = dict(x_title=t("schemes.distance"), y_title=t("schemes.score_part"))
-        fig = figs.distance_figure(
-            r, curves, t5, names=NAMES, train=train, **labels, t5_title=t("schemes.t5_bucket"),
-            train_label=t("schemes.train_mark"), height=controls.chart_height(560),
-        )  # fmt: skip
-        controls.plot(fig, "sc_distance_chart")
-        rows = posenc.learned_position_embeddings(data.LEARNED).shape[0]
-        rest = f"{1 - data.PARTIAL:.0%}"
-        st.caption(
-            t("schemes.distance_notice", rows=rows, t5_max=data.T5_MAX_DISTANCE,
-              t5_last=data.T5_BUCKETS // 2 - 1, rest=rest)
-        )  # fmt: skip
-        st.caption(t("schemes.distance_how"))
-        with controls.notes():
-            st.markdown(t("schemes.distance_notes"))
-            st.latex(FORMULAS["alibi"])
-        export.offer("schemes_distance", fig, matrix=np.column_stack([r, *curves.values(), t5]))
 
-with tabs["matrix"]:
-    if tabs["matrix"].open:
-        length = int(controls.slider(sp.LENGTH, t("schemes.length"), t("schemes.length_help")))
-        mats = data.matrices(head_dim, length)
-        titles = {key: t(f"schemes.mtitle_{key}") for key in mats}
-        fig = figs.matrix_figure(
-            mats, titles=titles, x_title=t("schemes.key_pos"), y_title=t("schemes.query_pos"),
-            stacked=controls.stacked(), height=controls.chart_height(380),
-            panel_height=controls.chart_height(300),
-        )  # fmt: skip
-        controls.plot(fig, "sc_matrix_chart")
-        st.caption(
-            t(
-                "schemes.matrix_notice",
-                dev=schemes_learned.percent(toeplitz_deviation(mats["learned"])),
-            )
+def distance_tab() -> None:
+    st.latex(FORMULAS["rotary"])
+    r, curves, t5 = data.distance_curves(head_dim, train)
+    labels = dict(x_title=t("schemes.distance"), y_title=t("schemes.score_part"))
+    fig = figs.distance_figure(
+        r, curves, t5, names=NAMES, train=train, **labels, t5_title=t("schemes.t5_bucket"),
+        train_label=t("schemes.train_mark"), height=controls.chart_height(560),
+    )  # fmt: skip
+    controls.plot(fig, "sc_distance_chart")
+    rows = posenc.learned_position_embeddings(data.LEARNED).shape[0]
+    rest = f"{1 - data.PARTIAL:.0%}"
+    st.caption(
+        t("schemes.distance_notice", rows=rows, t5_max=data.T5_MAX_DISTANCE,
+          t5_last=data.T5_BUCKETS // 2 - 1, rest=rest)
+    )  # fmt: skip
+    st.caption(t("schemes.distance_how"))
+    with controls.notes():
+        st.markdown(t("schemes.distance_notes"))
+        st.latex(FORMULAS["alibi"])
+    export.offer("schemes_distance", fig, matrix=np.column_stack([r, *curves.values(), t5]))
+
+
+def matrix_tab() -> None:
+    length = int(controls.slider(sp.LENGTH, t("schemes.length"), t("schemes.length_help")))
+    mats = data.matrices(head_dim, length)
+    titles = {key: t(f"schemes.mtitle_{key}") for key in mats}
+    fig = figs.matrix_figure(
+        mats, titles=titles, x_title=t("schemes.key_pos"), y_title=t("schemes.query_pos"),
+        stacked=controls.stacked(), height=controls.chart_height(380),
+        panel_height=controls.chart_height(300),
+    )  # fmt: skip
+    controls.plot(fig, "sc_matrix_chart")
+    st.caption(
+        t(
+            "schemes.matrix_notice",
+            dev=schemes_learned.percent(toeplitz_deviation(mats["learned"])),
         )
-        st.caption(t("schemes.matrix_how"))
-        with controls.notes():
-            st.markdown(t("schemes.matrix_notes"))
-        export.offer("schemes_matrices", fig)
+    )
+    st.caption(t("schemes.matrix_how"))
+    with controls.notes():
+        st.markdown(t("schemes.matrix_notes"))
+    export.offer("schemes_matrices", fig)
 
-with tabs["properties"]:
-    if tabs["properties"].open:
-        columns = [t(f"schemes.col_{c}") for c in ("scheme", "kind", "params", "beyond", "models")]
-        lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-        order = ("nope", "sinusoidal", "learned", "t5", "alibi", "rope", "xpos", "partial")
-        lines += [f"| {t(f'schemes.row_{code}')} |" for code in (*order, "prope")]
-        st.markdown("\n".join(lines))
-        st.caption(t("schemes.properties_notice"))
-        with controls.notes():
-            st.markdown(t("schemes.properties_notes"))
 
-with tabs["learned"]:
-    if tabs["learned"].open:
-        schemes_learned.tab(FORMULAS["gram"])
+def properties_tab() -> None:
+    columns = [t(f"schemes.col_{c}") for c in ("scheme", "kind", "params", "beyond", "models")]
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    order = ("nope", "sinusoidal", "learned", "t5", "alibi", "rope", "xpos", "partial")
+    lines += [f"| {t(f'schemes.row_{code}')} |" for code in (*order, "prope")]
+    st.markdown("\n".join(lines))
+    st.caption(t("schemes.properties_notice"))
+    with controls.notes():
+        st.markdown(t("schemes.properties_notes"))
+
+
+def learned_tab() -> None:
+    schemes_learned.tab(FORMULAS["gram"])
+
+
+SECTIONS = {
+    "distance": distance_tab,
+    "matrix": matrix_tab,
+    "properties": properties_tab,
+    "learned": learned_tab,
+}
+
+controls.run_open_tab(sp.TAB, "schemes", SECTIONS)

@@ -121,3 +121,11 @@ def test_contributing_table_names_every_ui_module():
         if stem != "__init__" and not named:
             missing.append(stem)
     assert not missing, f"CONTRIBUTING.md's table does not name {missing}"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "pages").glob("*.py")), ids=lambda p: p.name)
+def test_pages_run_their_tabs_one_way(path):
+    """One tab-running style (issue 25 §2): ``controls.run_open_tab`` with a function per
+    tab, not flat ``with tabs[...]: if tabs[...].open:`` blocks."""
+    source = path.read_text(encoding="utf-8")
+    assert "lazy_tabs(" not in source and not re.search(r"if tabs\[", source)
