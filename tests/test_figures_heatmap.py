@@ -274,7 +274,7 @@ def test_embedding_panels_share_one_colour_scale():
 
 
 def test_gram_grid_of_any_matrix_equals_block_means_of_m_m_transposed():
-    from ui.heatmap_data import gram_grid  # the slot for uploaded learned embeddings
+    from ui.learned import gram_grid  # the slot for uploaded learned embeddings
 
     learned = np.random.default_rng(3).normal(size=(1500, 24))
     grid = gram_grid(learned)

@@ -188,17 +188,6 @@ def similarity_grid(length: int, d_model: int, base: float) -> Grid:
     return toeplitz_block_means(offset_values(length, d_model, base))
 
 
-def gram_grid(matrix: np.ndarray) -> Grid:
-    """``M M^T`` of ANY (L, d) matrix (e.g. an uploaded learned embedding), as block means.
-
-    Rows of the product are formed in pieces, so memory stays at a few blocks; the time
-    is ``L^2 d`` multiply-adds (cap L before calling for very long matrices).
-    """
-    matrix = np.asarray(matrix, dtype=np.float64)
-    n = matrix.shape[0]
-    return block_means(n, n, lambda a, b: matrix[a:b] @ matrix.T)
-
-
 def similarity_row(length: int, d_model: int, base: float, reference: int) -> np.ndarray:
     """Row ``reference`` of ``PE PE^T``: ``PE[reference] . PE[j]`` for every j."""
     values = offset_values(length, d_model, base)

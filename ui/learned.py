@@ -19,8 +19,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ui import npy_upload
-from ui.figures.common import Grid, downsample
-from ui.heatmap_data import gram_grid
+from ui.figures.common import Grid, block_means, downsample
 from ui.i18n import say, t
 from ui.npy_upload import load_position_embedding
 
@@ -37,6 +36,17 @@ class Parsed:
     matrix: np.ndarray | None
     error: ValueError | None = None
     derived: dict = field(default_factory=dict)  # grid, similarity: computed once
+
+
+def gram_grid(matrix: np.ndarray) -> Grid:
+    """``M M^T`` of ANY (L, d) matrix (e.g. an uploaded learned embedding), as block means.
+
+    Rows of the product are formed in pieces, so memory stays at a few blocks; the time
+    is ``L^2 d`` multiply-adds (cap L before calling for very long matrices).
+    """
+    matrix = np.asarray(matrix, dtype=np.float64)
+    n = matrix.shape[0]
+    return block_means(n, n, lambda a, b: matrix[a:b] @ matrix.T)
 
 
 def upload_mb() -> int:
