@@ -21,8 +21,8 @@ from posenc.frameworks import (
 )
 from ui.figures.common import Grid, block_means, grid_from_row_means, steps
 from ui.figures.heatmap import pair_kind
-from ui.rope_data import tokenize
 from ui.specs.heatmap import MAX_TOKENS
+from ui.tokens import tokenize
 
 # Full matrices (numeric table, downloads) are offered up to this many entries.
 FULL_MAX = 1_000_000

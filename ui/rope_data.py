@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
-import zlib
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 from typing import NamedTuple
@@ -28,6 +26,7 @@ from posenc.attention import (
     same_content_decay,
 )
 from ui.figures.common import Grid, grid_from_row_means, steps
+from ui.tokens import token_vector, tokenize
 
 # Cells per axis of a displayed heatmap: 346^2 float32 cells fit the shared cell budget
 # (ui.figures.common.MAX_TOTAL_CELLS, under 1 MB of JSON) with equal steps on both axes.
@@ -58,8 +57,6 @@ SCALINGS = {
     "llama3": "llama3",
 }
 
-_CJK = "\u3400-\u9fff\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]")
 EMPTY_TOKEN = "∅"
 
 
@@ -78,24 +75,6 @@ class ScoreView(NamedTuple):
     max_abs: float  # max |S| of the raw scores
     period: int | None
     tokens: tuple[str, ...]
-
-
-def tokenize(text: str, *, lower: bool = True) -> tuple[str, ...]:
-    """Words, single CJK characters and punctuation marks, lower-cased unless ``lower`` is
-    False (the Heatmap page labels its rows with the tokens as typed).
-
-    >>> tokenize("I am a robot.", lower=False)
-    ('I', 'am', 'a', 'robot', '.')
-    >>> len(tokenize("我是一个机器人"))
-    7
-    """
-    return tuple(_TOKEN.findall(text.lower() if lower else text))
-
-
-def token_vector(token: str, dim: int, seed: int) -> np.ndarray:
-    """A seeded random embedding: the same token and seed give the same vector."""
-    key = zlib.crc32(token.encode("utf-8", "surrogatepass"))
-    return np.random.default_rng([seed, key]).standard_normal(dim)
 
 
 def make_content(head_dim: int, length: int, kind: str, text: str, seed: int) -> Content:

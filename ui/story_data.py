@@ -14,7 +14,7 @@ import numpy as np
 
 import posenc
 from posenc.criteria import bit_fundamental, bit_wave, counter_frequencies
-from ui.rope_data import token_vector
+from ui.tokens import token_vector
 
 BASE = 10000.0
 
