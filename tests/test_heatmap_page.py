@@ -515,7 +515,8 @@ def test_a_10000_digit_page_setting_gives_a_notice_not_a_crash(server, page, key
 def test_menu_link_from_home_opens_the_heatmap_with_the_carried_length(server, page):
     page.goto(server.url + "/?seq_len=12")
     wait_for_app(page)
-    page.locator("[data-testid=stSidebar] [data-testid=stPageLink]").nth(1).click()
+    menu = page.locator("[data-testid=stSidebar] [data-testid=stPageLink]")
+    menu.filter(has_text=text("en", "menu.heatmap")).click()
     page.wait_for_function(f"() => ({TABLE_ROWS})() === 12", timeout=60_000)
     _no_exception(page)
 

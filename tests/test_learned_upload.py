@@ -44,6 +44,8 @@ def upload(page, server, name, data, lang="en", query=""):
     wait_for_app(page)
     page.wait_for_selector(CHARTS)
     before = page.locator(f"{CHARTS}:visible").count()
+    if "present=true" in query:  # a projector starts with the sidebar (and its uploader) closed
+        page.get_by_test_id("stExpandSidebarButton").click()
     opener = {"en": "Compare with your embeddings", "zh": text("zh", "heatmap.upload_open")}
     page.get_by_role("button", name=re.compile(opener[lang])).click()
     page.locator("input[type=file]").set_input_files(
