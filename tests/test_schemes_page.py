@@ -102,6 +102,14 @@ def test_distance_tab_draws_every_scheme_and_states_what_posenc_computes():
     assert posenc.t5_bucket(-128) == 15 and posenc.t5_bucket(-(10**6)) == 15
 
 
+@pytest.mark.parametrize("head_dim", [8, 64, 256])
+def test_ropes_curve_hides_the_added_sinusoids_as_the_caption_says(head_dim):
+    # PE_m . PE_n / (d/2) and RoPE's same-content expectation are one sum of cosines.
+    _, c, _ = data.distance_curves.__wrapped__(head_dim, 512)
+    np.testing.assert_allclose(c["rope"], c["sinusoidal"], rtol=0, atol=1e-12)
+    assert "RoPE's curve hides the added sinusoid's" in text("en", "schemes.distance_how")
+
+
 @pytest.mark.parametrize("length", [8, 64, 128])
 def test_matrix_tab_quotes_minilms_toeplitz_deviation(length):
     at = run_page_on_tab(PAGE, sp, {"sc_len": length}, "matrix", TIMEOUT)

@@ -258,7 +258,7 @@ def frequency_figure(
                 hovertemplate=hover,
             )
         )  # fmt: skip
-    fig.update_yaxes(type="log", title=y_title)
+    fig.update_yaxes(type="log", title=y_title, exponentformat="power", dtick=1)
     fig.update_xaxes(title=x_title)
     fig.update_layout(legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0))
     return style(fig, height=height)

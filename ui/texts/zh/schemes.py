@@ -27,7 +27,7 @@ TEXTS = {
     "schemes.t5_bucket": "T5 桶编号",
     "schemes.train_mark": "训练长度",
     "schemes.distance_notice": "注意：可学习的表只有 {rows} 行，之后没有数据；T5 把 {t5_max} 及更远的距离都放进第 {t5_last} 号桶；ALiBi 一直下降；部分 RoPE 中有 {rest} 的维度从不旋转。",
-    "schemes.distance_how": "旋转类曲线：两个位置上为同一随机内容时分数的期望（与 RoPE 页相同），相对 r = 0。",
+    "schemes.distance_how": "旋转类曲线：两个位置上为同一随机内容时分数的期望（与 RoPE 页相同），相对 r = 0。RoPE 的曲线盖住了相加的正弦编码：两者是同一个余弦和。",
     "schemes.distance_notes": "**每条线是什么。** NoPE：没有位置项（只靠因果掩码区分先后）。正弦编码：$PE_m \\cdot PE_n / (d/2)$，即相加式编码中的位置–位置项。可学习：MiniLM 中相距 r 的两行的平均余弦相似度；它只有 512 行，所以 r > 511 时没有数据。ALiBi：斜率最小的头（8 个头，s = 1/256）的偏置 −s·r；更陡的头更早离开图框。RoPE、xPos、部分 RoPE、p-RoPE：对各分量独立服从标准正态分布的内容 x，E⟨f(x, m), f(x, n)⟩ / E|x|² = (2/d) Σⱼ wⱼ(r) cos(r θⱼ)，其中 wⱼ = 1，xPos 为 ζⱼ^(r/512)；不旋转的维度 θⱼ = 0。d 与底数相同时，正弦编码的曲线与 RoPE 的完全相同。T5（下方子图）：向前 r 个位置的键所在的桶（32 个桶，最大距离 128）；模型为每个桶、每个头学习一个偏置，所以这就是它能区分的距离。",
     "schemes.matrix_notice": "注意：T5 与 RoPE 沿每条对角线都不变（只取决于 m − n）；MiniLM 的余弦矩阵偏离这种结构 {dev}。",
     "schemes.matrix_how": "ALiBi 与 xPos 只画出查询之前（含自身）的键（因果模型）；每个子图的颜色范围各自独立。",
