@@ -38,7 +38,6 @@ ROOT = Path(__file__).resolve().parents[1]
 ALL_PAGES: tuple[PageEntry, ...] = (
     PageEntry("app.py", "menu.home", ":material/home:", "home"),
     PageEntry("pages/0_Start_here.py", "menu.story", ":material/school:", "story"),
-    PageEntry("pages/0_Start_here.py", "menu.story", ":material/school:", "story"),
     PageEntry("pages/1_Heatmap.py", "menu.heatmap", ":material/grid_on:", "heatmap"),
     PageEntry("pages/2_Wavelengths.py", "menu.wavelengths", ":material/waves:", "wavelengths"),
     PageEntry("pages/3_Binary_vs_sinusoid.py", "menu.binary", ":material/looks_one:", "binary"),
