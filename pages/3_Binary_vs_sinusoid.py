@@ -5,26 +5,25 @@ import streamlit as st
 
 import posenc
 from posenc import criteria
+from ui import binary_distance as distance
 from ui import binary_loops as loops
-from ui import controls, export, figure_cache, grab
+from ui import controls, export, figure_cache
 from ui.binary_criteria import criteria_frame
 from ui.binary_data import (
     counter_curves,
     criteria_rows,
-    distance_grid,
     evolution_grids,
-    first_distance_dip,
 )
 from ui.figures import binary as figures
 from ui.i18n import t
-from ui.notices import downsampled_notice
-from ui.specs.binary import BITS, FOCUS, SCHEME, SPECS, TAB, K
+from ui.notices import shown_notice
+from ui.specs.binary import BITS, FOCUS, SPECS, TAB, K
 
 figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
 
 # Positions drawn, at most (the criteria always use all L): a cap keeps a rerun at the
 # largest settings within a few times the default one (issue #7).
-MAX_EVOLUTION, MAX_DISTANCE = 1024, 2048
+MAX_EVOLUTION = 1024
 FORMULAS = {  # shared by both languages; gathered lines fit a fifth of the page
     "index": r"e(p)_c = p",
     "normalised": r"e(p)_c = \frac{p}{L-1}",
@@ -34,13 +33,6 @@ FORMULAS = {  # shared by both languages; gathered lines fit a fifth of the page
     "sinusoidal": r"\begin{gathered} e(p)_{2i} = \sin \omega_i p \\ e(p)_{2i+1} = \cos \omega_i p"
     r" \\ \omega_i = b^{-2i/d} \end{gathered}",
 }
-
-
-def view_notes(grid, shown: int, n_cols: int, capped: str) -> None:
-    """Say when a view shows fewer positions than L, and when it shows block means."""
-    if shown < seq_len:
-        st.info(t(capped, shown=shown, total=seq_len))
-    downsampled_notice(grid, shown, n_cols)
 
 
 def evolution_tab() -> None:
@@ -61,7 +53,7 @@ def evolution_tab() -> None:
             column.markdown(f"**{names[name]}**")
             column.latex(FORMULAS[name])
             column.caption(t(f"binary.short_{name}"))
-    view_notes(grids[0], shown, d_model, "binary.evolution_capped")
+    shown_notice(grids[0], shown, seq_len, d_model, "binary.evolution_capped")
     st.caption(t("binary.evolution_lead", top=f"{tops[0]:g}"))
     binary, sines = (grids[posenc.SCHEMES.index(name)].cols for name in ("binary", "sin_pow2"))
     with controls.notes():
@@ -191,46 +183,6 @@ def steps_tab() -> None:
         st.caption(t("binary.steps_none", k=k))
 
 
-def show_steps() -> None:
-    """After a click on a diagonal n - m = k of the distance matrix: its steps, at k."""
-    controls.open_tab(TAB, "binary", "steps")
-
-
-def distance_tab() -> None:
-    """The distance matrix of one scheme."""
-    st.subheader(t("binary.distance_header"))
-    st.markdown(t("binary.distance_intro"))
-    scheme = controls.choice(
-        SCHEME,
-        t("binary.scheme"),
-        t("binary.scheme_help"),
-        labels=[names[code] for code in SCHEME.options],
-    )
-    shown = min(seq_len, MAX_DISTANCE)
-    grid = distance_grid(scheme, seq_len, d_model, base, shown)
-    hover = (
-        f"{position} m %{{customdata[1]}}<br>{position} n %{{customdata[2]}}<br>"
-        f"%{{customdata[3]:.4g}}<br>{t('binary.pick_k')} = %{{customdata[0]}}<extra></extra>"
-    )
-    fig = figs.distance_figure(
-        grid, x_title=f"{position} n", y_title=f"{position} m", value_title="‖e(m) − e(n)‖",
-        height=controls.chart_height(520), pick_offsets=K.maximum, pick_hover=hover,
-    )  # fmt: skip
-    grab.plot(fig, "bin_distance", K, then=show_steps)
-    grab.hint(t("binary.distance_pick"))
-    view_notes(grid, shown, shown, "binary.distance_capped")
-    dip = first_distance_dip(d_model, base, shown)
-    if dip is None:
-        st.caption(t("binary.distance_notice_rising", shown=shown))
-    else:
-        st.caption(t("binary.distance_notice", dip=dip, d=d_model, base=f"{base:g}"))
-    blocks = lambda: criteria.distance_blocks(scheme, shown, d_model, base, total_length=seq_len)  # noqa: E731
-    export.offer(
-        "binary_distance", fig, matrix=lambda: np.vstack([b for _, b in blocks()]),
-        shape=(shown, shown),
-    )  # fmt: skip
-
-
 controls.setup_page("binary", SPECS)
 seq_len, d_model, base = controls.shared_controls()
 names = {name: t(f"binary.scheme_{name}") for name in posenc.SCHEMES}
@@ -247,7 +199,7 @@ SECTIONS = {
     "counter": counter_tab,
     "steps": steps_tab,
     "loops": lambda: loops.tab(seq_len, d_model, base),
-    "distance": distance_tab,
+    "distance": lambda: distance.tab(seq_len, d_model, base, names),
 }
 
 controls.run_open_tab(TAB, "binary", SECTIONS)
