@@ -87,6 +87,15 @@ def test_menu_lists_only_existing_pages_and_carries_settings():
         assert "d_model" not in params  # defaults stay out of links
 
 
+def test_the_menu_lists_each_page_file_once():
+    # A merge once listed Start here twice; nothing else noticed.
+    paths = [page.path for page in menu.ALL_PAGES]
+    assert len(set(paths)) == len(paths)
+    assert len({page.name for page in menu.ALL_PAGES}) == len(paths)
+    files = {"app.py", *(f"pages/{f.name}" for f in (menu.ROOT / "pages").glob("*.py"))}
+    assert set(paths) == files  # every page file has a menu entry, and no entry lacks a file
+
+
 def test_values_are_carried_from_page_to_page():
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.query_params["d_model"] = "16"
