@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
@@ -24,9 +25,17 @@ def app_server():
     stop_server(srv)
 
 
+def run_async(coroutine):
+    """``asyncio.run`` in a thread of its own: Playwright's sync API (the browser tests
+    earlier in the same pytest process) leaves an event loop running in the main thread,
+    where ``asyncio.run`` refuses to start."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def short_run(server, scenario: str, views=None, sessions: int = 3) -> dict:
     args = SimpleNamespace(duration=5.0, warmup=2.0, think=0.5, step_every=2.0)
-    return asyncio.run(
+    return run_async(
         serve_load.run_level(
             server.url, sessions, scenario, args, [server.process.pid], 1, views_list=views
         )
@@ -84,5 +93,5 @@ def test_an_exception_element_counts_as_an_error():
         async def recv(self):
             return self.queue.pop(0)
 
-    problem = asyncio.run(serve_load.rerun(FakeSocket(), serve_load.View("Heatmap", "")))
+    problem = run_async(serve_load.rerun(FakeSocket(), serve_load.View("Heatmap", "")))
     assert problem is not None and "ValueError" in problem
