@@ -7,6 +7,7 @@ import posenc
 from posenc import spectrum
 from ui import controls, export, figure_cache, float_forms, grab, sine_basics
 from ui import wavelengths_data as data
+from ui import wavelengths_view as view
 from ui.figures import wavelengths as figures
 from ui.i18n import t
 from ui.specs import wavelengths as specs
@@ -69,8 +70,7 @@ def lambdas_tab() -> None:
         int(classes.aliased.sum()),
         help=t("wavelengths.metric_aliased_help"),
     )
-    formulas = [t(f"wavelengths.col_{name}") for name in ("ratio", "first", "last")]
-    st.markdown(data.markdown_table(data.bases_table(series, d_model, seq_len, t), formulas))
+    st.markdown(view.bases_markdown(series, d_model, seq_len, t))
     export.offer("wavelengths", fig_lambda, matrix=np.column_stack([s[1] for s in series]))
     with controls.notes():
         st.caption(t("wavelengths.lambda_notice", longest=longest, bound=bound))
@@ -88,8 +88,8 @@ def curves_tab() -> None:
         notice = "dims_dropped" if dims else "dims_fallback"
         st.warning(t(f"wavelengths.{notice}", dims=dropped, d_model=d_model, last=d_model - 1))
     dims = dims or [0, 1]
-    stride = figs.line_stride(seq_len)
-    curve_positions = figs.curve_samples(seq_len)
+    stride = data.line_stride(seq_len)
+    curve_positions = data.curve_samples(seq_len)
     if curve_positions is None:  # over the point budget: integer positions, subsampled
         curve_positions = np.arange(0, seq_len, stride)
     marked = curve_positions.size > seq_len and seq_len <= figs.MAX_MARKERS
@@ -185,7 +185,7 @@ def clock_tab() -> None:
     n_dials = controls.slider(
         specs.DIALS, t("wavelengths.dials"), t("wavelengths.dials_help"), container=clock_cols[2]
     )
-    dial = figs.dial_pairs(half, n_dials)
+    dial = data.dial_pairs(half, n_dials)
     frame_positions = p0 + step * np.arange(figs.MAX_FRAMES)
     hand_x, hand_y, _ = spectrum.clock_hands(frame_positions, dial, d_model, base)
     fig_clock = figs.clock_figure(

@@ -67,7 +67,7 @@ def test_cached_module_follows_a_replaced_builder(monkeypatch):
 def test_cached_module_wraps_only_figure_builders():
     figs = figure_cache.CachedModule(wl)
     assert figs.MAX_FRAMES == wl.MAX_FRAMES
-    assert figs.dial_pairs is wl.dial_pairs  # returns an array: not a builder
+    assert figs.sine_parts is wl.sine_parts  # returns numbers: not a builder
     assert figs.clock_figure.uncached is wl.clock_figure
     assert figure_cache.CachedModule(story_figures).order_figure.uncached is (
         story_figures.order_figure

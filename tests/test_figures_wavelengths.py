@@ -9,8 +9,9 @@ from conftest import decode
 import posenc
 from posenc import spectrum
 from ui import wavelengths_data as wl_data
+from ui.figures import float_forms as ff
 from ui.figures import wavelengths as figs
-from ui.figures.common import MAX_CHART_BYTES, chart_bytes
+from ui.figures.common import MAX_CHART_BYTES, MAX_LINE_POINTS, chart_bytes
 from ui.specs import wavelengths as specs
 from ui.texts import text
 
@@ -36,7 +37,7 @@ def lambda_figure(d_model=128, base=1e4, extra=(100.0, 5e5), context=50):
 
 
 def clock(d_model=128, base=1e4, p0=0, step=1, dials=12):
-    pairs = figs.dial_pairs(d_model // 2, dials)
+    pairs = wl_data.dial_pairs(d_model // 2, dials)
     positions = p0 + step * np.arange(figs.MAX_FRAMES)
     x, y, _ = spectrum.clock_hands(positions, pairs, d_model, base)
     lam = posenc.wavelengths(d_model, base)[pairs]
@@ -116,9 +117,9 @@ def test_seed_004_panels_are_the_sines_of_pairs_0_to_99_at_k_0_4_8_12():
 
 
 def test_curves_at_the_line_budget_stay_under_1_mb():
-    stride = figs.line_stride(8192)
+    stride = wl_data.line_stride(8192)
     positions = np.arange(0, 8192, stride)
-    assert positions.size <= figs.MAX_LINE_POINTS
+    assert positions.size <= MAX_LINE_POINTS
     dims = list(range(4084, 4096))  # the most dims the spec allows
     values = posenc.encode_positions(positions, 4096, 1e9, dims=dims)
     assert chart_bytes(figs.curves_figure(positions, values, dims, tr)) < MAX_CHART_BYTES
@@ -133,8 +134,8 @@ def test_vectors_of_eight_full_rows_at_d_model_4096_stay_under_1_mb():
 
 @pytest.mark.parametrize("n, expected", [(1, 1), (5000, 1), (5001, 2), (8192, 2), (15001, 4)])
 def test_line_stride_keeps_at_most_5000_points(n, expected):
-    assert figs.line_stride(n) == expected
-    assert -(-n // expected) <= figs.MAX_LINE_POINTS
+    assert wl_data.line_stride(n) == expected
+    assert -(-n // expected) <= MAX_LINE_POINTS
 
 
 # --- clock -------------------------------------------------------------------------
@@ -174,7 +175,7 @@ def test_clock_with_48_dials_at_d_model_4096_and_far_positions_is_under_1_mb():
 
 @pytest.mark.parametrize("n_pairs, n_dials", [(1, 12), (64, 12), (2048, 48), (5, 5), (3, 1)])
 def test_dial_pairs_spread_from_the_first_to_the_last_pair(n_pairs, n_dials):
-    pairs = figs.dial_pairs(n_pairs, n_dials)
+    pairs = wl_data.dial_pairs(n_pairs, n_dials)
     assert pairs.size == min(n_pairs, n_dials)
     assert np.all(np.diff(pairs) > 0)
     assert pairs[0] == 0
@@ -194,7 +195,7 @@ def test_forms_figure_shows_both_forms_in_both_dtypes():
         )
         for dtype in ("float64", "float32")
     }
-    fig = figs.forms_figure(np.arange(32), errors, tr)
+    fig = ff.forms_figure(np.arange(32), errors, tr)
     assert len(fig.data) == 4
     assert [a.text for a in fig.layout.annotations] == ["float64", "float32"]
     np.testing.assert_array_equal(y_of(fig.data[1]), errors["float64"][1])
@@ -204,7 +205,7 @@ def test_drift_figure_leaves_out_position_0_and_marks_the_context():
     positions = wl_data.drift_positions(50)
     assert {0, 49, 8191, 99999} <= set(positions.tolist())
     drift = spectrum.float32_drift(positions, 512, 1e4)
-    fig = figs.drift_figure(positions, drift, 50, tr)
+    fig = ff.drift_figure(positions, drift, 50, tr)
     assert y_of(fig.data[0]).size == positions.size - 1
     assert fig.layout.xaxis.type == "log"
     marker = fig.data[-1]
@@ -214,7 +215,7 @@ def test_drift_figure_leaves_out_position_0_and_marks_the_context():
 
 def test_drift_figure_without_a_context_line_when_l_is_1():
     positions = wl_data.drift_positions(1)
-    fig = figs.drift_figure(positions, spectrum.float32_drift(positions, 4096, 1e9), 1, tr)
+    fig = ff.drift_figure(positions, spectrum.float32_drift(positions, 4096, 1e9), 1, tr)
     assert not any(t.mode == "lines+text" for t in fig.data)
 
 
@@ -331,12 +332,12 @@ def test_seed_003s_four_times_between_0_and_1_has_frequency_4_and_period_a_quart
 
 
 def test_curve_samples_at_the_largest_dense_length_stay_under_1_mb():
-    x = figs.curve_samples(figs.MAX_LINE_POINTS)
-    assert x.size <= figs.MAX_LINE_POINTS and figs.curve_samples(figs.MAX_LINE_POINTS + 1) is None
+    x = wl_data.curve_samples(MAX_LINE_POINTS)
+    assert x.size <= MAX_LINE_POINTS and wl_data.curve_samples(MAX_LINE_POINTS + 1) is None
     dims = list(range(4084, 4096))
     fig = figs.curves_figure(x, posenc.encode_positions(x, 4096, 1e9, dims=dims), dims, tr)
     assert chart_bytes(fig) < MAX_CHART_BYTES
-    x = figs.curve_samples(figs.MAX_MARKERS)  # the longest curve with dots
+    x = wl_data.curve_samples(figs.MAX_MARKERS)  # the longest curve with dots
     fig = figs.curves_figure(
         x, posenc.encode_positions(x, 4096, 1e9, dims=dims), dims, tr, marked=True
     )
@@ -345,6 +346,6 @@ def test_curve_samples_at_the_largest_dense_length_stay_under_1_mb():
 
 @pytest.mark.parametrize("length", [2, 50, 313, 400, 4999])
 def test_curve_samples_hold_every_integer_position(length):
-    x = figs.curve_samples(length)
-    assert x.size <= figs.MAX_LINE_POINTS and x[-1] == length - 1
+    x = wl_data.curve_samples(length)
+    assert x.size <= MAX_LINE_POINTS and x[-1] == length - 1
     assert set(range(length)) <= set(x.tolist())

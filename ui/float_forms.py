@@ -9,8 +9,9 @@ import streamlit as st
 
 from ui import controls, export
 from ui import wavelengths_data as data
-from ui.figures import wavelengths as figs
+from ui.figures import float_forms as figs
 from ui.i18n import t
+from ui.wavelengths_view import forms_table
 
 
 def tab(seq_len: int, d_model: int, base: float) -> None:
@@ -21,7 +22,7 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
     form_cols[1].latex(r"\omega_i = \exp\!\left(2i\cdot\left(-\frac{\ln b}{d}\right)\right)")
     st.markdown(t("wavelengths.forms_lead"))
     forms = data.form_errors(d_model, base)
-    st.dataframe(data.forms_table(forms["compare"], t))
+    st.dataframe(forms_table(forms["compare"], t))
     fig_forms = figs.forms_figure(
         np.arange(d_model // 2),
         forms["ulps"],

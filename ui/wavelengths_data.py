@@ -1,18 +1,21 @@
-"""Cached computations and small tables of the Wavelength explorer (numbers from posenc)."""
+"""Cached computations of the Wavelength explorer (numbers from posenc), and which
+positions and pairs its charts draw (point budgets). The translated tables are in
+``ui.wavelengths_view``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 import posenc
 from posenc import spectrum
-from ui.tables import markdown_table, positions  # noqa: F401  (the page reads data.*)
+from ui.figures.common import MAX_LINE_POINTS
+from ui.tables import positions  # noqa: F401  (the page reads data.positions)
 
 DTYPES = ("float64", "float32")
+CURVE_SAMPLES_PER_STEP = 16  # points per unit position of a continuous curve
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -52,44 +55,30 @@ def drift_at(at: np.ndarray, values: np.ndarray, position: int) -> float:
     return float(values[np.searchsorted(at, position)])
 
 
-def forms_table(compare: dict, tr: Callable[..., str]) -> pd.DataFrame:
-    """One row per dtype: the two forms against each other and against the exact value."""
-    rows = {
-        dtype: {
-            tr("wavelengths.col_max_abs"): f"{c.max_abs:.3g}",
-            tr("wavelengths.col_max_rel"): f"{c.max_rel:.3g}",
-            tr("wavelengths.col_power_ulps"): f"{c.power_ulps:.3g}",
-            tr("wavelengths.col_log_ulps"): f"{c.log_ulps:.3g}",
-        }
-        for dtype, c in compare.items()
-    }
-    return pd.DataFrame.from_dict(rows, orient="index")
-
-
-def bases_table(
-    series: Sequence[tuple[float, np.ndarray]],
-    d_model: int,
-    context: int,
-    tr: Callable[..., str],
-) -> pd.DataFrame:
-    """Per base: ratio, first and last wavelength, and the context counts."""
-    rows = []
-    for base, lam in series:
-        classes = spectrum.classify_wavelengths(lam, context)
-        rows.append(
-            {
-                tr("wavelengths.col_base"): f"{base:g}",
-                tr("wavelengths.col_ratio"): f"{spectrum.wavelength_ratio(d_model, base):.6g}",
-                tr("wavelengths.col_first"): f"{lam[0]:.6g}",
-                tr("wavelengths.col_last"): f"{lam[-1]:.6g}",
-                tr("wavelengths.col_beyond", context=context): int(classes.beyond_context.sum()),
-                tr("wavelengths.col_aliased"): int(classes.aliased.sum()),
-            }
-        )
-    return pd.DataFrame(rows)
-
-
 def wavelength_series(d_model: int, base: float, extra: Sequence[float]) -> list:
     """``(base, lambda)`` for the shared base first, then each other extra base."""
     bases = [base, *(b for b in extra if b != base)]
     return [(b, posenc.wavelengths(d_model, b)) for b in bases]
+
+
+def line_stride(n: int, max_points: int = MAX_LINE_POINTS) -> int:
+    """Every how many points a line of ``n`` points is drawn so that <= ``max_points`` remain."""
+    return max(1, -(-n // max_points))
+
+
+def dial_pairs(n_pairs: int, n_dials: int) -> np.ndarray:
+    """Pairs shown as dials: all of them, or ``n_dials`` spread evenly from first to last."""
+    if n_pairs <= n_dials:
+        return np.arange(n_pairs)
+    return np.unique(np.round(np.linspace(0, n_pairs - 1, n_dials)).astype(int))
+
+
+def curve_samples(seq_len: int, per_step: int = CURVE_SAMPLES_PER_STEP) -> np.ndarray | None:
+    """Real positions ``0 .. L-1``, ``per_step`` per unit step (fewer when that would pass
+    ``MAX_LINE_POINTS``, but always a whole number, so the integers are samples), for a
+    continuous curve; None when even one point per integer position is over the budget
+    (the integers are then subsampled: :func:`line_stride`)."""
+    if seq_len > MAX_LINE_POINTS:
+        return None
+    per_step = max(1, min(per_step, (MAX_LINE_POINTS - 1) // max(seq_len - 1, 1)))
+    return np.arange(per_step * (seq_len - 1) + 1) / per_step

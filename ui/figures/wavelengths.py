@@ -1,7 +1,9 @@
 """Figure builders of the Wavelength explorer: arrays in, ``go.Figure`` out.
 
 Texts come in through ``tr(key, **values)`` (the page passes ``ui.i18n.t``), so the
-builders stay free of Streamlit and are tested with any callable.
+builders stay free of Streamlit and are tested with any callable. The "Float forms" tab's
+builders are in ``ui.figures.float_forms``; which positions and pairs are drawn (point
+budgets, dial choice) is decided on the data side, ``ui.wavelengths_data``.
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ui.figures.common import MAX_LINE_POINTS, cell, legend_below, panels, style, style_stacked
+from ui.figures.common import MAX_LINE_POINTS as MAX_LINE_POINTS  # the curves' point budget
+from ui.figures.common import cell, legend_below, panels, style, style_stacked
 from ui.figures.pick import mark
 
 Tr = Callable[..., str]
 MAX_FRAMES = 100  # clock animation frames: bounds the payload
-CURVE_SAMPLES_PER_STEP = 16  # points per unit position of a continuous curve
 MAX_MARKERS = 400  # integer positions marked on a curve, at most (beyond: just the line)
 PALETTE = ("#b2182b", "#2166ac", "#1b7837", "#762a83", "#e08214", "#4d4d4d", "#01665e")
 CLASS_COLOURS = {"full": "#2166ac", "beyond": "#e08214", "aliased": "#b2182b"}
@@ -26,19 +28,7 @@ _DIAL_GAP = 2.7
 _DIAL_COLUMNS = 6
 
 
-def line_stride(n: int, max_points: int = MAX_LINE_POINTS) -> int:
-    """Every how many points a line of ``n`` points is drawn so that <= ``max_points`` remain."""
-    return max(1, -(-n // max_points))
-
-
-def dial_pairs(n_pairs: int, n_dials: int) -> np.ndarray:
-    """Pairs shown as dials: all of them, or ``n_dials`` spread evenly from first to last."""
-    if n_pairs <= n_dials:
-        return np.arange(n_pairs)
-    return np.unique(np.round(np.linspace(0, n_pairs - 1, n_dials)).astype(int))
-
-
-def _level(x: list, y: list, text: str, colour: str, position: str) -> go.Scatter:
+def level_line(x: list, y: list, text: str, colour: str, position: str) -> go.Scatter:
     """A dotted reference line labelled at its second end (log-axis safe)."""
     return go.Scatter(
         x=x,
@@ -121,7 +111,7 @@ def wavelength_figure(
     x_ends = [0, max(int(pairs[-1]), 1)] if pairs.size else [0, 1]
     for col, value, text, colour in levels:
         fig.add_trace(
-            _level(x_ends, [value, value], text, colour, "top left"),
+            level_line(x_ends, [value, value], text, colour, "top left"),
             **cell(col, stacked),
         )
     fig.update_yaxes(type="log", exponentformat="power", **cell(1, stacked), title="λᵢ")
@@ -131,17 +121,6 @@ def wavelength_figure(
         fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
         return style(fig, height=height)
     return legend_below(style_stacked(fig, 2, panel_height, extra=140))
-
-
-def curve_samples(seq_len: int, per_step: int = CURVE_SAMPLES_PER_STEP) -> np.ndarray | None:
-    """Real positions ``0 .. L-1``, ``per_step`` per unit step (fewer when that would pass
-    ``MAX_LINE_POINTS``, but always a whole number, so the integers are samples), for a
-    continuous curve; None when even one point per integer position is over the budget
-    (the integers are then subsampled: :func:`line_stride`)."""
-    if seq_len > MAX_LINE_POINTS:
-        return None
-    per_step = max(1, min(per_step, (MAX_LINE_POINTS - 1) // max(seq_len - 1, 1)))
-    return np.arange(per_step * (seq_len - 1) + 1) / per_step
 
 
 def curves_figure(
@@ -155,9 +134,10 @@ def curves_figure(
 ) -> go.Figure:
     """Columns ``PE[:, j]`` over positions, one line per chosen dimension j (seed 003).
 
-    ``marked``: the line is sampled between the integers (:func:`curve_samples`), and
-    its samples at integer positions get a dot: at d = 128 the dimensions 4-7 turn
-    ~0.75 rad per position, and a line through the integers alone looks like a zigzag.
+    ``marked``: the line is sampled between the integers
+    (``ui.wavelengths_data.curve_samples``), and its samples at integer positions get a
+    dot: at d = 128 the dimensions 4-7 turn ~0.75 rad per position, and a line through
+    the integers alone looks like a zigzag.
     """
     fig = go.Figure()
     sizes = np.where(positions % 1 == 0, 5, 0).astype(np.float32) if marked else None
@@ -402,96 +382,6 @@ def clock_figure(
     style(fig, height=(170 if narrow else 130) + row_height * rows)
     fig.update_layout(margin=dict(l=10, r=10, t=10, b=150 if narrow else 110))
     return fig
-
-
-def forms_figure(
-    pairs: np.ndarray,
-    errors: dict[str, tuple[np.ndarray, np.ndarray]],
-    tr: Tr,
-    *,
-    height: int = 340,
-    stacked: bool = False,
-) -> go.Figure:
-    """Error of the power and the log-space form against the exact value, in ulps, per pair.
-
-    ``errors``: dtype name -> (power-form ulps, log-form ulps), one panel per dtype, side
-    by side or (``stacked``, a phone) one above the other.
-    """
-    names = list(errors)
-    panel_height = height - 90  # the legend under the plots
-    fig = panels(len(names), stacked=stacked, titles=names, spacing=0.08, panel_height=panel_height)
-    for col, dtype in enumerate(names, start=1):
-        for k, (form, values) in enumerate(zip(("power", "log"), errors[dtype], strict=True)):
-            label = tr(f"wavelengths.form_{form}")
-            fig.add_trace(
-                go.Scatter(
-                    x=pairs,
-                    y=values,
-                    mode="markers" if pairs.size <= 512 else "lines",
-                    marker=dict(size=4, color=PALETTE[k]),
-                    line=dict(color=PALETTE[k], width=1),
-                    name=label,
-                    legendgroup=form,
-                    showlegend=col == 1,
-                    hovertemplate=f"{label}<br>i=%{{x}}<br>%{{y:.3g}} ulp<extra>{dtype}</extra>",
-                ),
-                **cell(col, stacked),
-            )
-    fig.update_xaxes(title=tr("wavelengths.pair_axis"))
-    fig.update_yaxes(title=tr("wavelengths.ulp_axis"), col=1)
-    if not stacked:
-        fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
-        return style(fig, height=height)
-    return legend_below(style_stacked(fig, len(names), panel_height, extra=90))
-
-
-def drift_figure(
-    positions: np.ndarray, drift, context: int, tr: Tr, *, height: int = 380
-) -> go.Figure:
-    """Largest error of a float32 row against the exact one, over positions (log-log).
-
-    ``drift``: ``posenc.spectrum.Drift``. Position 0 is exact and left out of the log axis.
-    """
-    keep = positions > 0
-    p = positions[keep]
-    fig = go.Figure()
-    for k, field in enumerate(("torch_f32", "div_term_only", "rounded_f32")):
-        label = tr(f"wavelengths.drift_{field}")
-        fig.add_trace(
-            go.Scatter(
-                x=p,
-                y=np.maximum(getattr(drift, field)[keep], 1e-12),
-                mode="lines",
-                line=dict(color=PALETTE[k], width=2 if k == 0 else 1.5),
-                name=label,
-                hovertemplate=f"{label}<br>p=%{{x}}<br>%{{y:.3g}}<extra></extra>",
-            )
-        )
-    fig.add_trace(
-        go.Scatter(
-            x=p,
-            y=p * 2.0**-24,
-            mode="lines",
-            line=dict(color="#8a909c", dash="dot", width=1),
-            name=tr("wavelengths.drift_bound"),
-            hoverinfo="skip",
-        )
-    )
-    if context > 1:
-        top = float(np.max(drift.torch_f32[keep], initial=1e-7))
-        fig.add_trace(
-            _level(
-                [context - 1, context - 1],
-                [2.0**-26, top],
-                f"L − 1 = {context - 1}",
-                "#e08214",
-                "top right",
-            )
-        )
-    fig.update_xaxes(type="log", exponentformat="power", title=tr("common.position"))
-    fig.update_yaxes(type="log", exponentformat="power", title=tr("wavelengths.drift_axis"))
-    fig.update_layout(legend=dict(orientation="h", y=-0.25, x=0))
-    return style(fig, height=height)
 
 
 class SineParts(NamedTuple):
