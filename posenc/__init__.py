@@ -53,8 +53,10 @@ data or settings.
 plural nouns           one value per pair, offset or head: ``frequencies``,
                        ``wavelengths``, ``rope_frequencies``, ``alibi_slopes``,
                        ``dot_products`` (``offset_dot`` is the same function),
-                       ``offset_distance``, ``shift_residuals``
-``*_block_means``      block means of a table for a heatmap
+                       ``offset_distance``, ``shift_residuals``, ``pair_counts``,
+                       ``layout_differences``
+``*_block_means``      block means of a table for a heatmap; ``score_block_means``
+                       those of a score matrix never held whole
 verbs                  ``apply_rotation`` (``rows @ T(k)`` without the matrix),
                        ``encode_positions`` (rows for any positions), ``fit_shift``
                        (least squares), ``set_max_threads``
@@ -86,8 +88,10 @@ from posenc.fit import fit_shift
 from posenc.frameworks import FRAMEWORKS, framework_table
 from posenc.learned import LEARNED_MODELS, learned_position_embeddings, learned_provenance
 from posenc.rope import SCALINGS, rope, rope_frequencies, rope_scores
+from posenc.rope_pairs import pair_counts, pair_rotation
 from posenc.rotation import block_rotation, rotation_matrix, split_permutation
 from posenc.schemes import SCHEMES, scheme_table
+from posenc.score_views import layout_differences, score_block_means
 from posenc.shift import apply_rotation, shift_residuals
 from posenc.similarity import dot_products, offset_distance, offset_dot, similarity_matrix
 from posenc.sinusoidal import encode_positions, frequencies, sinusoidal, wavelengths
@@ -112,11 +116,14 @@ __all__ = [
     "fit_shift",
     "framework_table",
     "frequencies",
+    "layout_differences",
     "learned_position_embeddings",
     "learned_provenance",
     "max_threads",
     "offset_distance",
     "offset_dot",
+    "pair_counts",
+    "pair_rotation",
     "relative_scores",
     "rope",
     "rope_frequencies",
@@ -125,6 +132,7 @@ __all__ = [
     "same_content_decay",
     "scheme_block_means",
     "scheme_table",
+    "score_block_means",
     "set_max_threads",
     "shift_residuals",
     "similarity_matrix",
