@@ -20,7 +20,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from bench import first_view
-from ui import controls, menu
+from ui import controls, layout, menu
 from ui.figures.common import (
     PRESENTER_LEGEND,
     PRESENTER_TICK,
@@ -176,11 +176,11 @@ def test_a_desktop_shows_the_lead_open_and_the_usual_type(page):
 
 
 def test_a_phone_gets_charts_without_the_mode_bar(monkeypatch):
-    monkeypatch.setattr(controls, "phone", lambda: True)
+    monkeypatch.setattr(layout, "user_agent", lambda: first_view.IPHONE["user_agent"])
     at = conftest.run_page("1_Heatmap.py", None, TIMEOUT)
     chart = at.get("plotly_chart")[0]
     assert json.loads(chart.proto.config)["displayModeBar"] is False
-    monkeypatch.setattr(controls, "phone", lambda: False)
+    monkeypatch.setattr(layout, "user_agent", lambda: "")  # a desktop
     desk = conftest.run_page("1_Heatmap.py", None, TIMEOUT)
     assert "displayModeBar" not in json.loads(desk.get("plotly_chart")[0].proto.config or "{}")
 
@@ -219,7 +219,7 @@ def test_presenter_mode_starts_with_the_sidebar_closed_and_a_button_that_opens_i
 def test_a_square_heatmap_on_a_phone_is_as_tall_as_it_is_wide(monkeypatch):
     # In a taller figure Plotly centres the square plot and the colour bar spans the
     # whole height, twice the plot's (seen on the similarity matrix at 390 px).
-    monkeypatch.setattr(controls, "phone", lambda: True)
+    monkeypatch.setattr(layout, "user_agent", lambda: first_view.IPHONE["user_agent"])
     fig = go.Figure(go.Heatmap(z=[[0, 1], [1, 0]]))
     fig.update_layout(height=460, margin=dict(l=60, r=20, t=20, b=50))
     fig.update_yaxes(scaleanchor="x")
@@ -229,7 +229,7 @@ def test_a_square_heatmap_on_a_phone_is_as_tall_as_it_is_wide(monkeypatch):
     assert plot_height <= plot_width < plot_height + 20
     free = go.Figure(go.Heatmap(z=[[0, 1], [1, 0]])).update_layout(height=460)
     assert controls.fit_phone(free).layout.height == 460  # not square: unchanged
-    monkeypatch.setattr(controls, "phone", lambda: False)
+    monkeypatch.setattr(layout, "user_agent", lambda: "")  # a desktop
     desk = go.Figure(go.Heatmap(z=[[0, 1]])).update_layout(height=460)
     desk.update_yaxes(scaleanchor="x")
     assert controls.fit_phone(desk).layout.height == 460

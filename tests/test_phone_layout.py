@@ -2,7 +2,7 @@
 
 A shared demo link is often opened on a phone (390 px wide). Side by side, the five
 evolution panels were 60 px each and their titles ran into each other. The server
-only knows the User-Agent (``ui.controls.phone``); every page must then draw the same
+only knows the User-Agent (``ui.layout.phone``); every page must then draw the same
 traces with a layout that fits one column, and the same page on a desktop browser
 must not change.
 """
@@ -17,7 +17,8 @@ import pages_under_test
 import pytest
 from pages_under_test import CHARTLESS, PAGE_TAB_IDS, PAGE_TABS
 
-from ui import controls
+from bench.first_view import IPHONE
+from ui import controls, layout
 from ui.figures.common import MAX_CHART_BYTES, PANEL_GAP, STACKED_TOP
 from ui.specs import binary, heatmap, rope, rotation, wavelengths
 
@@ -35,8 +36,14 @@ MULTI_PANEL = [
 ]
 
 
+def as_phone(monkeypatch, phone: bool) -> None:
+    """Run pages as a phone's browser (an iPhone's User-Agent, which ``ui.layout.phone``
+    reads for every page and module) or a desktop's (no header, as in AppTest)."""
+    monkeypatch.setattr(layout, "user_agent", lambda: IPHONE["user_agent"] if phone else "")
+
+
 def draw(page, specs, tab, key, *, phone: bool, monkeypatch) -> dict:
-    monkeypatch.setattr(controls, "phone", lambda: phone)
+    as_phone(monkeypatch, phone)
     at = conftest.run_page_on_tab(page, specs, None, tab, TIMEOUT)
     return conftest.chart(at, key)
 
@@ -135,7 +142,7 @@ def test_phone_reads_the_user_agent(agent, expected, monkeypatch):
     class Context:
         headers = {"User-Agent": agent} if agent else {}
 
-    monkeypatch.setattr(controls.st, "context", Context)
+    monkeypatch.setattr(layout.st, "context", Context)
     assert controls.phone() is expected
 
 
@@ -170,7 +177,7 @@ def test_on_a_phone_no_chart_puts_a_legend_or_title_under_the_toolbar(
     """Every chart of every tab, at the defaults and with every setting at its minimum
     or maximum: a touch screen shows Plotly's toolbar over the top ~30 px of each
     figure, so nothing may sit there; no chart exceeds the 1 MB budget."""
-    monkeypatch.setattr(controls, "phone", lambda: True)
+    as_phone(monkeypatch, True)
     settings = {}
     if which != "default":
         specs = pages_under_test.all_specs(entry)
@@ -207,7 +214,7 @@ def test_a_phone_gets_each_aligned_derivation_as_rows_that_can_wrap(
     # the screen. On a phone they come as plain display math with a line break per row
     # (which NARROW_CSS lets wrap); on a desktop they stay aligned.
     def formulas(phone: bool) -> list[str]:
-        monkeypatch.setattr(controls, "phone", lambda: phone)
+        as_phone(monkeypatch, phone)
         at = conftest.run_page_on_tab(page, specs, None, tab, TIMEOUT)
         return [el.proto.body for el in at.latex]
 

@@ -385,9 +385,10 @@ def test_presenter_mode_stacks_the_two_panels():
 
 
 def test_a_phone_stacks_the_two_panels_and_moves_legends_off_the_top(monkeypatch):
-    from ui import controls
+    from bench.first_view import IPHONE
+    from ui import layout
 
-    monkeypatch.setattr(controls, "phone", lambda: True)
+    monkeypatch.setattr(layout, "user_agent", lambda: IPHONE["user_agent"])
     fig = figures(open_step(2))[0]["layout"]
     assert fig["xaxis"]["domain"] == fig["xaxis2"]["domain"]
     for n in STEP_NUMBERS:
