@@ -1,17 +1,16 @@
-"""Computations of the RoPE page: content (q, k), cached score views, checks, curves.
+"""Cached computations of the RoPE page: content (q, k), score views, checks, curves.
 
-Score views never hold the full matrix (4096 x 4096 float64 would be 134 MB): it is
-computed in blocks of rows on every core, each block reduced to its residual, max and
-display means (``_score_view``). Only a download builds a whole matrix, capped at
+The numbers come from posenc (``posenc.score_block_means`` reduces a score matrix by
+row blocks on posenc's shared pool, never holding the 4096 x 4096 whole;
+``posenc.layout_differences``, ``posenc.pair_rotation``, ``posenc.pair_counts``). Here:
+the content built from ui.tokens, the ``st.cache_data`` wrappers, the display budgets
+and the conversion to ``Grid``. Only a download builds a whole matrix, capped at
 ``EXPORT_MAX`` positions.
 """
 
 from __future__ import annotations
 
 import math
-import os
-from concurrent.futures import ThreadPoolExecutor
-from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -25,6 +24,7 @@ from posenc.attention import (
     rotations,
     same_content_decay,
 )
+from posenc.rope_pairs import PairCounts
 from ui.figures.common import Grid, grid_from_row_means, steps
 from ui.tokens import token_vector, tokenize
 
@@ -35,17 +35,10 @@ MAX_SIDE = 346
 COMPARE_SIDE = 200
 # Downloads hold at most this many positions (a 2048^2 CSV is 84 MB already).
 EXPORT_MAX = 2048
-# Score rows per block (a 128 x 4096 float64 block is 4 MB: faster than 256 or 512
-# rows, it stays in cache), and threads per call.
-_BLOCK_ROWS = 128
-# The layout check reuses two buffers per thread: there 256 rows measured fastest
-# (0.308 s at 4096 x 256 vs 0.333 s with 128 and 0.345 s with 1024).
-_LAYOUT_ROWS = 256
 # Multiply-adds per score product of the layout check: above, it checks every
 # `step`-th query row against all keys (at L = 4096, d = 256: every 2nd row, 0.27 s ->
 # 0.15 s; three exact products of all 4096^2 scores took 2/3 of a 3x-default rerun).
 LAYOUT_WORK = 2**31
-_MAX_WORKERS = 4
 # Longest evaluated context in the extension tab.
 MAX_CONTEXT = 4096
 # Method code in the URL -> ``scaling`` of posenc.rope_frequencies.
@@ -56,6 +49,9 @@ SCALINGS = {
     "yarn": "yarn",
     "llama3": "llama3",
 }
+# The page's view code -> ``softmax`` of posenc.score_block_means ("attention_all":
+# every key, seed 002).
+SOFTMAX = {"scores": None, "attention": "causal", "attention_all": "all"}
 
 EMPTY_TOKEN = "∅"
 
@@ -93,70 +89,20 @@ def make_content(head_dim: int, length: int, kind: str, text: str, seed: int) ->
 
 
 def _score_view(left, right, content: Content, head_dim: int, scale: bool, view: str, side: int):
-    """``S = left @ right.T`` by row blocks on every core, never whole: the residual and
-    max of the raw scores, then scale / causal softmax per row and the display grid."""
+    """posenc.score_block_means of ``S = left @ right.T`` as a display grid of at most
+    ``side`` x ``side`` cells, with the content's period and tokens."""
     n = left.shape[0]
-    shift = content.period  # None, or < n
     row_step, col_step = steps(n, n, side, side)
-    if shift and view == "scores" and _periodic(left, shift) and _periodic(right, shift):
-        return _periodic_view(left, right, content, head_dim, scale, row_step, col_step)
-    rows_per_block = row_step * max(1, _BLOCK_ROWS // row_step)
-    starts = range(0, n, rows_per_block)
-    means = np.empty((-(-n // row_step), n))
-
-    def block(a: int) -> tuple[float, float]:
-        b = min(a + rows_per_block, n)
-        s = left[a : min(b + (shift or 0), n)] @ right.T  # + the rows m + shift
-        residual = 0.0
-        if shift and (m := min(b, n - shift) - a) > 0:
-            diff = np.subtract(s[shift : shift + m, shift:], s[:m, : n - shift])
-            residual = float(np.abs(diff, out=diff).max())
-        s = s[: b - a]
-        top = float(max(s.max(), -s.min()))
-        factor = 1 / math.sqrt(head_dim) if scale else 1.0
-        if view != "scores":  # "attention": causal; "attention_all": every key (seed 002)
-            s *= factor
-            causal_softmax(s, causal=view == "attention", out=s, first_row=a)
-            factor = 1.0
-        local = np.arange(0, b - a, row_step)
-        sizes = np.diff(np.append(local, b - a))
-        means[a // row_step : a // row_step + local.size] = np.add.reduceat(s, local, axis=0) * (
-            factor / sizes[:, None]
-        )  # scores: the mean of S / sqrt(d) is mean(S) / sqrt(d), one pass less
-        return residual, top
-
-    workers = min(os.cpu_count() or 1, _MAX_WORKERS) if len(starts) > 1 else 1
-    if workers > 1:
-        with ThreadPoolExecutor(workers) as pool:
-            found = list(pool.map(block, starts))
-    else:
-        found = [block(a) for a in starts]
-    residual = max(r for r, _ in found) if shift else None
-    grid = grid_from_row_means(means, n, n, row_step, col_step)
-    return ScoreView(grid, residual, max(top for _, top in found), shift, content.tokens)
-
-
-def _periodic(x: np.ndarray, period: int) -> bool:
-    """Row m + period of ``x`` equals row m, exactly, for every m."""
-    return bool(np.array_equal(x[period:], x[:-period]))
-
-
-def _periodic_view(left, right, content: Content, head_dim: int, scale: bool, row_step, col_step):
-    """``_score_view`` of contents that repeat with period P in rows (checked exactly):
-    ``S(m, n) = s(m mod P, n mod P)`` with ``s = left[:P] @ right[:P].T``, so the residual
-    is exactly 0 and each block mean is ``counts_R s counts_C / (|R| |C|)`` (no L x L)."""
-    n, period = left.shape[0], content.period
-    small = left[:period] @ right[:period].T
-    top = float(np.abs(small).max())
-    if scale:
-        small /= math.sqrt(head_dim)
-    starts = np.arange(0, n, row_step)
-    residues = np.arange(n) % period
-    counts = np.add.reduceat(np.eye(period)[residues], starts, axis=0)
-    counts /= np.diff(np.append(starts, n))[:, None]
-    means = (counts @ small)[:, residues]
-    grid = grid_from_row_means(means, n, n, row_step, col_step)
-    return ScoreView(grid, 0.0, top, period, content.tokens)
+    found = posenc.score_block_means(
+        left,
+        right,
+        row_step,
+        period=content.period,
+        head_dim=head_dim if scale else None,
+        softmax=SOFTMAX[view],
+    )
+    grid = grid_from_row_means(found.means, n, n, row_step, col_step)
+    return ScoreView(grid, found.residual, found.max_abs, content.period, content.tokens)
 
 
 def rope_matrix(head_dim, base, length, layout, kind, text, seed, scale, view) -> np.ndarray:
@@ -213,63 +159,16 @@ def layout_step(head_dim: int, length: int) -> int:
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def layout_check(head_dim, base, length, kind, text, seed) -> dict[str, float | int]:
-    """Interleaved vs split on permuted dimensions (and without permuting): the rotated
-    vectors at every position, the scores of query rows ``0, step, 2 step, ...``
-    (``layout_step``) against every key, in row blocks on every core."""
+    """Interleaved vs split on permuted dimensions (and without permuting):
+    posenc.layout_differences on query rows ``0, step, 2 step, ...`` (``layout_step``)."""
     c = make_content(head_dim, length, kind, text, seed)
-    perm = posenc.split_permutation(head_dim)
-    workers = min(os.cpu_count() or 1, _MAX_WORKERS)
     step = layout_step(head_dim, length)
-
-    def shares(rows: int) -> list[list[tuple[int, int]]]:
-        """Blocks of `_LAYOUT_ROWS` of `rows` rows, one contiguous share per thread."""
-        bounds = [*range(0, rows, _LAYOUT_ROWS), rows]
-        cuts = np.linspace(0, len(bounds) - 1, workers + 1).round().astype(int)
-        return [list(pairwise(bounds[a : b + 1])) for a, b in pairwise(cuts)]
-
-    # (interleaved, split on permuted dimensions, split) x (q, k), rotated first, each
-    # thread a share of the rows. q and k of one row share its angles, so one `rope`
-    # call per layout serves both (one cos / sin table instead of two).
-    rotated = np.empty((3, 2, length, head_dim))
-
-    def rotate(blocks: list[tuple[int, int]]) -> float:
-        worst = 0.0
-        for start, stop in blocks:
-            q, k, at = c.q[start:stop], c.k[start:stop], np.arange(start, stop)
-            both = posenc.rope(np.stack([q, k]), at, base, layout="interleaved")
-            split = posenc.rope(np.stack([q[:, perm], k[:, perm], q, k]), at, base, layout="split")
-            rotated[0, :, start:stop] = both
-            rotated[1:, :, start:stop] = split.reshape(2, 2, stop - start, head_dim)
-            worst = max(worst, float(np.abs(both[0][:, perm] - split[0]).max()))
-        return worst
-
-    (rq_i, rk_i), (rq_s, rk_s), (rq_u, rk_u) = rotated
-    rq_i, rq_s, rq_u = rq_i[::step], rq_s[::step], rq_u[::step]
-
-    def scores(blocks: list[tuple[int, int]]) -> list[float]:
-        # One pair of score buffers per thread, reused by its blocks (fresh 8 MB
-        # arrays cost page faults each time: about 10 % of the check).
-        s_i = np.empty((_LAYOUT_ROWS, length))
-        other = np.empty_like(s_i)
-        worst = [0.0, 0.0]
-        for start, stop in blocks:
-            rows = slice(start, stop)
-            np.matmul(rq_i[rows], rk_i.T, out=s_i[: stop - start])
-            for i, (rq, rk) in enumerate(((rq_s, rk_s), (rq_u, rk_u))):
-                out = other[: stop - start]
-                np.matmul(rq[rows], rk.T, out=out)
-                np.subtract(out, s_i[: stop - start], out=out)
-                worst[i] = max(worst[i], float(out.max()), -float(out.min()))
-        return worst
-
-    with ThreadPoolExecutor(workers) as pool:
-        vectors = max(pool.map(rotate, shares(length)))
-        permuted, unpermuted = np.max(list(pool.map(scores, shares(rq_i.shape[0]))), axis=0)
+    found = posenc.layout_differences(c.q, c.k, base, step=step)
     return {
-        "permuted": float(permuted),
-        "unpermuted": float(unpermuted),
-        "vectors": vectors,
-        "rows": rq_i.shape[0],
+        "permuted": found.permuted,
+        "unpermuted": found.unpermuted,
+        "vectors": found.vectors,
+        "rows": found.rows,
         "step": step,
     }
 
@@ -287,24 +186,15 @@ def decay_curves(head_dim: int, base: float, length: int, kind: str, bases: tupl
     return {b: curve(r, posenc.rope_frequencies(head_dim, b)[0]) for b in all_bases}
 
 
-PAIR_KINDS = ("kept", "blended", "slowed", "beyond")
+PAIR_KINDS = PairCounts._fields  # ("kept", "blended", "slowed", "beyond")
 
 
 def pair_counts(inv_freq: dict, factor: float) -> dict[str, dict[str, int]]:
-    """Per method, how many pairs keep ``theta_j`` (kept), lie strictly between
-    ``theta_j / s`` and ``theta_j`` (blended), equal ``theta_j / s`` (slowed) or turn
-    slower still (beyond: NTK's slowest pairs). ``inv_freq["none"]`` is ``theta``."""
-    theta, tolerance = inv_freq["none"], 8 * np.finfo(np.float64).eps  # a few roundings
-    counts = {}
-    for code, inv in inv_freq.items():
-        ratio = inv / theta
-        kept = np.abs(ratio - 1.0) <= tolerance
-        slowed = ~kept & (np.abs(ratio * factor - 1.0) <= tolerance)
-        beyond = ~kept & ~slowed & (ratio < 1.0 / factor)
-        blended = ~kept & ~slowed & ~beyond
-        masks = (kept, blended, slowed, beyond)
-        counts[code] = {kind: int(m.sum()) for kind, m in zip(PAIR_KINDS, masks, strict=True)}
-    return counts
+    """posenc.pair_counts of every method against ``inv_freq["none"]`` (``theta``)."""
+    theta = inv_freq["none"]
+    return {
+        code: posenc.pair_counts(theta, inv, factor)._asdict() for code, inv in inv_freq.items()
+    }
 
 
 def extended_context(factor: float, original: int) -> int:
@@ -353,39 +243,28 @@ def extension_view(head_dim, base, layout, kind, text, seed, scaling, factor, or
 
 
 def pair_state(head_dim, base, layout, kind, text, seed, pair, m, n) -> dict:
-    """One 2-D pair j of q (at m) and k (at n), rotated by posenc.rope."""
+    """One 2-D pair j of q (at m) and k (at n): posenc.pair_rotation."""
     c = make_content(head_dim, 1, kind, text, seed)
     half = head_dim // 2
     pair = min(pair, half - 1)
     dims = [2 * pair, 2 * pair + 1] if layout == "interleaved" else [pair, pair + half]
     theta = posenc.rope_frequencies(head_dim, base)[0][pair]
     q, k = c.q[0, dims], c.k[0, dims]
-    q_m = posenc.rope(q[None], [m], inv_freq=[theta])[0]
-    k_n = posenc.rope(k[None], [n], inv_freq=[theta])[0]
-    measured = math.atan2(q_m[1], q_m[0]) - math.atan2(k_n[1], k_n[0])
-    # Seed 002's g = Re[q k* e^{i(m-n)theta}], expanded: from q and k, not from the rotation.
-    dot, cross = q[0] * k[0] + q[1] * k[1], q[1] * k[0] - q[0] * k[1]
-    g = dot * math.cos((m - n) * theta) - cross * math.sin((m - n) * theta)
-    start = math.atan2(q[1], q[0]) - math.atan2(k[1], k[0])
+    r = posenc.pair_rotation(q, k, theta, m, n)
     return {
         "pair": pair,
         "dims": dims,
         "theta": float(theta),
         "q": q,
         "k": k,
-        "q_m": q_m,
-        "k_n": k_n,
-        "measured": _wrap(measured),
-        "predicted": _wrap(start + (m - n) * theta),
-        "start": _wrap(start),
-        "score": float(q_m @ k_n),
-        "g": (float(dot), float(cross), float(g)),
+        "q_m": r.q_m,
+        "k_n": r.k_n,
+        "measured": r.measured,
+        "predicted": r.predicted,
+        "start": r.start,
+        "score": r.score,
+        "g": (r.dot, r.cross, r.g),
     }
-
-
-def _wrap(angle: float) -> float:
-    """Angle in (-pi, pi]."""
-    return float(math.pi - (math.pi - angle) % (2 * math.pi))
 
 
 # The pair view's animation: this many steps with m - n fixed, then as many moving m alone.
