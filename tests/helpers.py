@@ -37,8 +37,13 @@ class Page:
 
 
 def captions(at: AppTest) -> str:
-    """Every caption on screen, one per line."""
-    return "\n".join(c.value for c in at.caption)
+    """Every caption on screen, one per line (for a phrase inside some caption)."""
+    return "\n".join(caption_list(at))
+
+
+def caption_list(at: AppTest) -> list[str]:
+    """Each caption on screen, whole (for a text that must be one caption exactly)."""
+    return [c.value for c in at.caption]
 
 
 def chart_ids(at: AppTest) -> list[str]:

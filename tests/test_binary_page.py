@@ -16,7 +16,6 @@ from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import binary as specs
 from ui.texts import text
 
-PAGE = "pages/3_Binary_vs_sinusoid.py"
 # Charts per tab (lazy tabs: only the open one runs).
 CHARTS = {
     "evolution": ["bin_evolution"],

@@ -7,6 +7,7 @@ import itertools
 
 import numpy as np
 from conftest import chart, decode, run_page_on_tab
+from helpers import caption_list
 
 import posenc
 from posenc import spectrum
@@ -20,10 +21,6 @@ TIMEOUT = 120
 L, D, B = params.SEQ_LEN.default, params.D_MODEL.default, params.BASE.default
 
 
-def captions(at) -> list[str]:
-    return [c.value for c in at.caption]
-
-
 def test_embedding_notice_quotes_the_largest_added_position_and_pe_stays_within_one():
     at = run_page_on_tab("1_Heatmap.py", hm_specs, {}, "embedding", TIMEOUT)
     panels = [decode(trace["z"]).astype(np.float64) for trace in chart(at, "hm_embedding")["data"]]
@@ -33,7 +30,7 @@ def test_embedding_notice_quotes_the_largest_added_position_and_pe_stays_within_
     np.testing.assert_allclose(added, np.arange(rows)[:, None] * np.ones_like(emb), atol=1e-3)
     assert np.abs(pe).max() <= 1  # "PE adds at most 1"
     assert np.abs(emb).std() > 0.5 and added.max() > 10 * np.abs(emb).std()  # words vs drowned
-    assert text("en", "heatmap.emb_short_notice", max_pos=rows - 1) in captions(at)
+    assert text("en", "heatmap.emb_short_notice", max_pos=rows - 1) in caption_list(at)
 
 
 def test_similarity_depends_only_on_the_offset():
@@ -49,7 +46,7 @@ def test_wavelengths_grow_by_one_factor_from_two_pi_to_the_quoted_longest():
     np.testing.assert_allclose(lam[1:] / lam[:-1], B ** (2 / D), rtol=1e-12)
     assert lam[0] == 2 * np.pi
     longest = wl_data.positions(lam[-1])
-    assert text("en", "wavelengths.lambda_short_notice", longest=longest) in captions(at)
+    assert text("en", "wavelengths.lambda_short_notice", longest=longest) in caption_list(at)
 
 
 def test_float32_drift_grows_with_the_position_at_the_defaults():

@@ -20,7 +20,6 @@ from ui.specs import rotation as specs
 from ui.specs import setting_label
 from ui.texts import text
 
-PAGE = "pages/4_Rotation.py"
 # Charts per tab (lazy tabs: only the open one runs).
 CHARTS = {
     "matrix": ["rot_t_chart", "rot_block_chart"],  # T(k), its block

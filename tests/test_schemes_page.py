@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import chart, decode, run_page_on_tab
+from helpers import caption_list
 
 import posenc
 from posenc.tables import (
@@ -22,10 +23,6 @@ from ui.texts import catalogue, text
 
 PAGE = "6_Schemes_compared.py"
 TIMEOUT = 120
-
-
-def captions(at) -> list[str]:
-    return [c.value for c in at.caption]
 
 
 def curves(head_dim=64, train=512):
@@ -98,7 +95,7 @@ def test_distance_tab_draws_every_scheme_and_states_what_posenc_computes():
     fig = chart(at, "sc_distance_chart")
     assert len(fig["data"]) == len(data.CURVES) + 1  # + T5's panel
     expected = text("en", "schemes.distance_notice", rows=512, t5_max=128, t5_last=15, rest="75%")
-    assert expected in captions(at)
+    assert expected in caption_list(at)
     assert posenc.t5_bucket(-128) == 15 and posenc.t5_bucket(-(10**6)) == 15
 
 
@@ -117,7 +114,7 @@ def test_matrix_tab_quotes_minilms_toeplitz_deviation(length):
     unit = table / np.linalg.norm(table, axis=1, keepdims=True)
     dev = toeplitz_deviation(unit @ unit.T)
     shown = f"{dev:.1%}" if dev >= 1e-3 else f"{dev:.1e}"
-    assert text("en", "schemes.matrix_notice", dev=shown) in captions(at)
+    assert text("en", "schemes.matrix_notice", dev=shown) in caption_list(at)
     fig = chart(at, "sc_matrix_chart")
     assert [trace["name"] for trace in fig["data"]] == [
         text("en", f"schemes.mtitle_{key}") for key in data.MATRICES
@@ -138,7 +135,7 @@ def test_learned_tab_states_the_measured_numbers():
     at = run_page_on_tab(PAGE, sp, {}, "learned", TIMEOUT)
     mini = posenc.learned_position_embeddings(data.LEARNED).astype(np.float64)
     sin = posenc.sinusoidal(*mini.shape)
-    shown = captions(at)
+    shown = caption_list(at)
 
     def pct(x):
         return f"{x:.1%}" if x >= 1e-3 else f"{x:.1e}"
@@ -198,7 +195,7 @@ def test_three_components_draw_3d_scenes_and_quote_three_components_share():
     assert [trace["type"] for trace in fig["data"]] == ["scatter3d", "scatter3d"]
     mini = posenc.learned_position_embeddings(data.LEARNED).astype(np.float64)
     share = row_pca(mini, 3)[1].sum()
-    assert any(f"hold {share:.1%} of the variance" in c for c in captions(at))
+    assert any(f"hold {share:.1%} of the variance" in c for c in caption_list(at))
     np.testing.assert_allclose(decode(fig["data"][1]["z"]), row_pca(mini, 3)[0][:, 2], rtol=1e-6)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import run_page_on_tab
+from helpers import captions
 
 import posenc
 from posenc import criteria, spectrum
@@ -25,10 +26,6 @@ from ui.specs import wavelengths as wl_specs
 from ui.texts import text
 
 TIMEOUT = 120
-
-
-def captions(at) -> str:
-    return "\n".join(c.value for c in at.caption)
 
 
 # ------------------------------------------- 1. wavelengths.drift_intro: div_term error

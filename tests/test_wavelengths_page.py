@@ -18,7 +18,6 @@ from ui.params import LANG
 from ui.specs import setting_label
 from ui.specs import wavelengths as specs
 
-PAGE = "pages/2_Wavelengths.py"
 # Charts per tab (lazy tabs: only the open one runs): seven in all.
 CHARTS = {
     "lambdas": ["wl_lambda_chart"],
