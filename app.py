@@ -4,9 +4,9 @@ import streamlit as st
 
 from ui import controls, export, menu
 from ui.figures.home import home_heatmap
-from ui.heatmap_data import table_grid
 from ui.i18n import t
 from ui.notices import downsampled_notice
+from ui.pe_table import table_grid
 from ui.specs.story import STEP_COUNT
 
 controls.setup_page("home")

@@ -129,3 +129,83 @@ def test_pages_run_their_tabs_one_way(path):
     tab, not flat ``with tabs[...]: if tabs[...].open:`` blocks."""
     source = path.read_text(encoding="utf-8")
     assert "lazy_tabs(" not in source and not re.search(r"if tabs\[", source)
+
+
+# Each page's own modules: ui/<page>.py, ui/<page>_<job>.py, and two tabs named for their topic.
+PAGE_OF_SCRIPT = {
+    "app.py": "home",
+    "pages/0_Start_here.py": "story",
+    "pages/1_Heatmap.py": "heatmap",
+    "pages/2_Wavelengths.py": "wavelengths",
+    "pages/3_Binary_vs_sinusoid.py": "binary",
+    "pages/4_Rotation.py": "rotation",
+    "pages/5_RoPE.py": "rope",
+    "pages/6_Schemes_compared.py": "schemes",
+}
+PAGE_TABS = {"float_forms": "wavelengths", "sine_basics": "wavelengths"}
+
+
+def _owner(module: str) -> str | None:
+    """The page whose module ``ui.<name>`` is, or None for a shared module."""
+    parts = module.split(".")
+    if len(parts) != 2 or parts[0] != "ui":
+        return None
+    name = parts[1]
+    pages = set(PAGE_OF_SCRIPT.values())
+    return PAGE_TABS.get(name) or next(
+        (p for p in pages if name == p or name.startswith(p + "_")), None
+    )
+
+
+def _ui_imports(path: Path) -> set[str]:
+    """Every ``ui.<name>`` module ``path`` imports (``import ui.x``, ``from ui import x``,
+    ``from ui.x import y``)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {".".join(a.name.split(".")[:2]) for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "ui":
+                found |= {f"ui.{a.name}" for a in node.names}
+            else:
+                found.add(".".join(node.module.split(".")[:2]))
+    return {m for m in found if m.startswith("ui.")}
+
+
+def _cross_page_imports(root: Path = ROOT) -> list[str]:
+    """``importer -> module`` for each page script or ui module that imports another
+    page's ``ui/<page>_*.py`` module; shared modules may import no page's module."""
+    importers = {root / s: p for s, p in PAGE_OF_SCRIPT.items()}
+    importers |= {path: _owner(f"ui.{path.stem}") for path in sorted((root / "ui").glob("*.py"))}
+    return [
+        f"{path.relative_to(root)} ({page or 'shared'}) -> {module}"
+        for path, page in importers.items()
+        for module in sorted(_ui_imports(path))
+        if _owner(module) not in (None, page)
+    ]
+
+
+def test_no_page_imports_another_pages_modules():
+    """A piece two pages need has a shared home (issue 25 §2): no page script or module
+    imports another page's ``ui/<page>_data.py`` or ``ui/<page>_<tab>.py``."""
+    scripts = {str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py")}
+    assert scripts | {"app.py"} == set(PAGE_OF_SCRIPT)  # a new page is named above
+    assert not _cross_page_imports(), _cross_page_imports()
+
+
+def test_the_cross_page_rule_can_fail(tmp_path):
+    """The old home of table_grid (ui.heatmap_data, imported by app.py and ui/story.py)
+    and a shared module reaching into a page's data are both caught."""
+    (tmp_path / "ui").mkdir()
+    (tmp_path / "pages").mkdir()
+    for script in PAGE_OF_SCRIPT:
+        (tmp_path / script).write_text("import streamlit\n")
+    (tmp_path / "app.py").write_text("from ui.heatmap_data import table_grid\n")
+    (tmp_path / "ui" / "story.py").write_text("from ui import heatmap_data, story_data\n")
+    (tmp_path / "ui" / "learned.py").write_text("import ui.schemes_data\n")
+    (tmp_path / "ui" / "float_forms.py").write_text("from ui import wavelengths_data\n")
+    assert _cross_page_imports(tmp_path) == [
+        "app.py (home) -> ui.heatmap_data",
+        "ui/learned.py (shared) -> ui.schemes_data",
+        "ui/story.py (story) -> ui.heatmap_data",
+    ]

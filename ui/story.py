@@ -21,8 +21,8 @@ from ui import story_data as data
 from ui.figures import home as home_figs
 from ui.figures import story as story_figs
 from ui.figures import wavelengths as wavelength_figs
-from ui.heatmap_data import table_grid
 from ui.i18n import t
+from ui.pe_table import table_grid
 from ui.specs import story as specs
 
 # A room follows the presenter: every session on a step asks for the same figures.
