@@ -83,6 +83,33 @@ def distance_figure(
     return style(fig, height=height)
 
 
+def _panel_figure(
+    traces: Sequence[go.Heatmap | go.Scatter],
+    titles: Sequence[str],
+    *,
+    x_title: str,
+    y_title: str,
+    stacked: bool,
+    height: int,
+    panel_height: int,
+    y_title_first: bool = True,
+    matrix_rows: bool = False,
+) -> go.Figure:
+    """One trace per panel, side by side or (``stacked``, a phone or a projector) one above
+    the other, with axis titles (the y title on the first column only, unless
+    ``y_title_first`` is False), in the house style; ``matrix_rows``: row 0 at the top."""
+    fig = panels(len(traces), stacked=stacked, titles=list(titles))
+    for k, trace in enumerate(traces, start=1):
+        fig.add_trace(trace, **cell(k, stacked))
+    if matrix_rows:
+        fig.update_yaxes(autorange="reversed")
+    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=y_title, **(dict(col=1) if y_title_first else {}))
+    if stacked:
+        return style_stacked(fig, len(traces), panel_height)
+    return style(fig, height=height)
+
+
 def matrix_figure(
     mats: Mapping[str, np.ndarray],
     *,
@@ -95,16 +122,15 @@ def matrix_figure(
 ) -> go.Figure:
     """One heatmap per scheme, each on its own colour range (no shared scale: units
     differ), rows = query m, columns = key n."""
-    keys = list(mats)
-    fig = panels(len(keys), stacked=stacked, titles=[titles[k] for k in keys])
-    for k, key in enumerate(keys, start=1):
-        z = np.asarray(mats[key], dtype=np.float32)  # 4 bytes a cell: 5 panels of 128^2 < 1 MB
+    traces = []
+    for key, mat in mats.items():
+        z = np.asarray(mat, dtype=np.float32)  # 4 bytes a cell: 5 panels of 128^2 < 1 MB
         finite = z[np.isfinite(z)]
         low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
         scale = "Blues" if key == "t5" else COLORSCALE
         symmetric = key != "t5"  # scores and biases: white at 0
         top = max(abs(low), abs(high)) or 1.0
-        fig.add_trace(
+        traces.append(
             go.Heatmap(
                 z=z,
                 zmin=-top if symmetric else low,
@@ -114,15 +140,12 @@ def matrix_figure(
                 name=titles[key],
                 hovertemplate=f"{titles[key]}<br>{y_title} %{{y}}<br>{x_title} %{{x}}"
                 "<br>%{z:.4g}<extra></extra>",
-            ),
-            **cell(k, stacked),
+            )
         )
-    fig.update_yaxes(autorange="reversed", scaleanchor=None)
-    fig.update_xaxes(title=x_title)
-    fig.update_yaxes(title=y_title, col=1)
-    if stacked:
-        return style_stacked(fig, len(keys), panel_height)
-    return style(fig, height=height)
+    return _panel_figure(
+        traces, [titles[k] for k in mats], x_title=x_title, y_title=y_title, stacked=stacked,
+        height=height, panel_height=panel_height, matrix_rows=True,
+    )  # fmt: skip
 
 
 def pca_figure(
@@ -137,10 +160,10 @@ def pca_figure(
 ) -> go.Figure:
     """Rows in their first two principal components, coloured by position, joined in
     order: the curve the positions trace."""
-    fig = panels(len(coords), stacked=stacked, titles=list(titles))
+    traces = []
     for k, xy in enumerate(coords, start=1):
         positions = np.arange(xy.shape[0])
-        fig.add_trace(
+        traces.append(
             go.Scatter(
                 x=xy[:, 0],
                 y=xy[:, 1],
@@ -157,14 +180,12 @@ def pca_figure(
                 showlegend=False,
                 hovertemplate=f"{position} %{{customdata}}<br>PC1 %{{x:.3g}}<br>PC2 %{{y:.3g}}"
                 "<extra></extra>",
-            ),
-            **cell(k, stacked),
+            )
         )
-    fig.update_xaxes(title=f"{axis} 1")
-    fig.update_yaxes(title=f"{axis} 2")
-    if stacked:
-        return style_stacked(fig, len(coords), panel_height)
-    return style(fig, height=height)
+    return _panel_figure(
+        traces, titles, x_title=f"{axis} 1", y_title=f"{axis} 2", stacked=stacked,
+        height=height, panel_height=panel_height, y_title_first=False,
+    )  # fmt: skip
 
 
 def pca3_figure(
@@ -216,22 +237,18 @@ def gram_figure(
     panel_height: int = 300,
 ) -> go.Figure:
     """Gram matrices scaled by their mean diagonal, on one diverging colour scale."""
-    fig = panels(len(grids), stacked=stacked, titles=list(titles))
-    for k, grid in enumerate(grids, start=1):
-        fig.add_trace(
-            go.Heatmap(
-                z=grid.z, x=grid.cols, y=grid.rows, zmin=-1.0, zmax=1.0, zmid=0.0,
-                colorscale=COLORSCALE, showscale=k == len(grids), colorbar=dict(thickness=12),
-                hovertemplate=f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>%{{z:.3f}}<extra></extra>",
-            ),
-            **cell(k, stacked),
-        )  # fmt: skip
-    fig.update_yaxes(autorange="reversed")
-    fig.update_xaxes(title=x_title)
-    fig.update_yaxes(title=y_title, col=1)
-    if stacked:
-        return style_stacked(fig, len(grids), panel_height)
-    return style(fig, height=height)
+    traces = [
+        go.Heatmap(
+            z=grid.z, x=grid.cols, y=grid.rows, zmin=-1.0, zmax=1.0, zmid=0.0,
+            colorscale=COLORSCALE, showscale=k == len(grids), colorbar=dict(thickness=12),
+            hovertemplate=f"{y_title} %{{y}}<br>{x_title} %{{x}}<br>%{{z:.3f}}<extra></extra>",
+        )
+        for k, grid in enumerate(grids, start=1)
+    ]  # fmt: skip
+    return _panel_figure(
+        traces, titles, x_title=x_title, y_title=y_title, stacked=stacked, height=height,
+        panel_height=panel_height, matrix_rows=True,
+    )  # fmt: skip
 
 
 def frequency_figure(
