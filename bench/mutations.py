@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -310,7 +311,7 @@ def table(results: list[dict]) -> str:
     ]
     for r in results:
         m = r["mutation"]
-        target = " ".join((*m.targets, *m.args)).replace("|", "\\|")
+        target = shlex.join((*m.targets, *m.args)).replace("|", "\\|")
         page = " (page)" if m.page else ""
         lines.append(
             f"| `{m.name}` | {m.path} | {m.bug} | `{target}`{page} | {r['outcome']} "

@@ -4,8 +4,8 @@
 survived ``test_rope_page.py::test_long_sequences_are_downsampled_and_say_so``: that
 test looks for "4096 × 4096" and "2048" in the captions, and the download caption
 ("Downloads hold the first 2048 × 2048 entries (a full 4096 × 4096 CSV ...)") holds
-both, with or without the block-means notice. Only the Heatmap page's largest-settings
-AppTest (8192 × 4096, about a minute) and a browser test still saw the notice.
+both, with or without the block-means notice. The largest-settings AppTests of the Binary
+and Heatmap pages still fail on that mutation; no test read the RoPE page's notice.
 """
 
 from __future__ import annotations
