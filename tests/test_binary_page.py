@@ -1,8 +1,8 @@
 """The page "Binary counter vs sinusoid" in AppTest: every control, URL values, extremes,
-both languages, and the 1 MB chart budget at the largest settings."""
+both languages, and what each tab draws and says at the largest settings (their 1 MB and
+512 MB budgets: test_pages)."""
 
 import time
-import tracemalloc
 
 import numpy as np
 import pytest
@@ -12,7 +12,6 @@ from helpers import Page, captions, chart_sizes
 import posenc
 from posenc import criteria
 from posenc.criteria import scheme_criteria
-from ui.figures.common import MAX_CHART_BYTES
 from ui.specs import binary as specs
 from ui.texts import text
 
@@ -221,19 +220,15 @@ NOTICES = {
 
 
 @pytest.mark.parametrize("tab", specs.TAB_NAMES)
-def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb(tab):
-    tracemalloc.start()
+def test_largest_settings_draw_each_tabs_charts_and_say_what_they_cap(tab):
+    """The 1 MB chart budget and the 512 MB memory cap at these settings (every number at
+    its maximum, the same query) are test_pages' largest-settings test; here each tab
+    still draws all its charts and says what it reduced."""
     start = time.perf_counter()
-    try:
-        at = open_page(LARGEST, tab=tab, timeout=600)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    elapsed = time.perf_counter() - start
+    at = open_page(LARGEST, tab=tab, timeout=600)
     sizes = chart_sizes(at)
-    print(f"{tab} largest: {elapsed:.1f} s, peak {peak / 2**20:.0f} MB, charts {sizes}")
-    assert len(sizes) == len(CHARTS[tab]) and max(sizes, default=0) <= MAX_CHART_BYTES, sizes
-    assert peak < 512 * 2**20
+    print(f"{tab} largest: {time.perf_counter() - start:.1f} s, charts {sizes}")
+    assert len(sizes) == len(CHARTS[tab]), sizes
     notes = captions(at) + "\n".join(i.value for i in at.info)
     for notice in NOTICES[tab]:
         assert notice in notes, notice

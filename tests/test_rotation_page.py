@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 from conftest import chart, decode, notice_text
-from helpers import Page, chart_ids
+from helpers import Page, chart_ids, chart_sizes
 
 import posenc
 from posenc.rotation import block_rotation
@@ -266,14 +266,14 @@ LARGEST = {
 def test_largest_settings_keep_charts_under_1_mb(tab):
     at = open_page(LARGEST, tab=tab)
     assert_charts(at, tab)
-    sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
+    sizes = chart_sizes(at)
     assert max(sizes, default=0) < MAX_CHART_BYTES, sizes
     if tab == "check":
         assert float(metric(at, "max residual")) < 1e-11
         for coef in ("omega_next", "one"):  # seed 000's wrong coefficients, at the largest
             at.radio(key="rot_coef").set_value(coef).run()
             assert not at.exception
-            sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
+            sizes = chart_sizes(at)
             assert max(sizes) < MAX_CHART_BYTES and float(metric(at, "max residual")) > 0.1
     if tab == "fit":
         assert any(f"{data.FIT_DIMS} of 4096" in i.value for i in at.info)
