@@ -194,3 +194,34 @@ def test_pair_counts_at_factor_one_keep_every_pair():
     assert all(
         c == {"kept": 16, "blended": 0, "slowed": 0, "beyond": 0} for c in ext["counts"].values()
     )
+
+
+def _old_animation_positions(m, n, steps=data.ANIMATION_STEPS, top=4095):
+    """The rule before frames were kept in range (commit 1a69bf7), for the cases it got right."""
+    together = 1 if max(m, n) + 2 * steps <= top else -1
+    frames = [(m + together * s, n + together * s) for s in range(steps + 1)]
+    m1, n1 = frames[-1]
+    alone = 1 if m1 + steps <= top else -1
+    return frames + [(m1 + alone * s, n1) for s in range(1, steps + 1)]
+
+
+@pytest.mark.parametrize(
+    ("m", "n"),
+    [(0, 0), (5, 3), (4095, 0), (0, 4095), (4090, 3), (3, 4090), (5, 4093), (4093, 5),
+     (2048, 2040), (4095, 4095), (11, 4084), (4084, 11)],
+)  # fmt: skip
+def test_animation_frames_stay_on_the_position_axis(m, n):
+    """Every frame's m and n lie in 0 .. 4095 (the pair view's slider range): at m = 4090,
+    n = 3 the old rule moved n to -9. Phase one keeps m - n, phase two keeps n, and where
+    the old rule stayed in range the frames are the same."""
+    frames = data.animation_positions(m, n)
+    steps = data.ANIMATION_STEPS
+    assert len(frames) == 2 * steps + 1 and frames[0] == (m, n)
+    assert all(0 <= a <= 4095 and 0 <= b <= 4095 for a, b in frames), frames
+    assert {a - b for a, b in frames[: steps + 1]} == {m - n}
+    assert {b for _, b in frames[steps:]} == {frames[steps][1]}
+    old = _old_animation_positions(m, n)
+    if all(0 <= a <= 4095 and 0 <= b <= 4095 for a, b in old):
+        assert frames == old
+    else:
+        assert len(set(frames)) > 1  # it still moves

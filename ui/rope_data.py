@@ -274,12 +274,18 @@ ANIMATION_STEPS = 12
 def animation_positions(m: int, n: int, steps: int = ANIMATION_STEPS, top: int = 4095):
     """(m, n) of each frame: first both move by one position a frame (m - n fixed), then
     m alone (m - n grows by one a frame). Frame 0 is (m, n). A move that would leave
-    ``0 .. top`` goes the other way."""
-    together = 1 if max(m, n) + 2 * steps <= top else -1
-    frames = [(m + together * s, n + together * s) for s in range(steps + 1)]
+    ``0 .. top`` goes the other way; where neither way has room for all its steps
+    (m = 4090, n = 3), it goes the roomier way and stops at the edge."""
+    low, high = min(m, n), max(m, n)
+    together = 1 if high + 2 * steps <= top else -1
+    if together < 0 and low < steps:
+        together = 1 if top - high >= low else -1
+    room = top - high if together > 0 else low
+    frames = [(m + together * min(s, room), n + together * min(s, room)) for s in range(steps + 1)]
     m1, n1 = frames[-1]
     alone = 1 if m1 + steps <= top else -1
-    return frames + [(m1 + alone * s, n1) for s in range(1, steps + 1)]
+    room = top - m1 if alone > 0 else m1
+    return frames + [(m1 + alone * min(s, room), n1) for s in range(1, steps + 1)]
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
