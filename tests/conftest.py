@@ -43,6 +43,53 @@ CASES: collections.Counter = collections.Counter()
 WORDS: dict[str, tuple[int, int]] = {}
 
 
+# Under pytest-xdist (the README's command runs two workers) the tests that start a
+# Streamlit server, nginx or Chromium run in one group on one worker, one at a time:
+# a browser test's timeouts then meet one server's load, not two, and two Chromiums
+# never compete for the two cores. Everything else (AppTest, unit, property tests) is
+# spread over the workers. Without xdist the mark does nothing.
+SERVER_FIXTURES = {"server", "browser", "page"}
+SERVER_FILES = {
+    "test_cold_start.py",
+    "test_deploy.py",
+    "test_serve_load.py",
+    "test_test_server.py",
+}
+
+
+def runs_servers(item) -> bool:
+    """Whether test ``item`` starts a server or a browser (see ``SERVER_FILES``)."""
+    return (
+        item.get_closest_marker("browser") is not None
+        or bool(SERVER_FIXTURES & set(getattr(item, "fixturenames", ())))
+        or item.path.name in SERVER_FILES
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        if runs_servers(item):
+            item.add_marker(pytest.mark.xdist_group("servers"))
+
+
+def pytest_sessionfinish(session):
+    """A worker hands its counts to the controller, which prints the summary."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["posenc_cases"] = dict(CASES)
+        output["posenc_words"] = {view: list(n) for view, n in WORDS.items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    output = getattr(node, "workeroutput", {})
+    CASES.update(output.get("posenc_cases", {}))
+    for view, (whole, tab) in output.get("posenc_words", {}).items():
+        WORDS[view] = (whole, tab)
+
+
 def pytest_terminal_summary(terminalreporter):
     if CASES:
         tried = ", ".join(f"{n} {what}" for what, n in sorted(CASES.items()))

@@ -1,0 +1,50 @@
+"""The README's test command runs on two workers (pytest-xdist); the tests that start a
+server, nginx or Chromium share one of them (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import inspect
+import os
+
+import conftest
+import pytest
+
+
+def _group(item) -> str | None:
+    mark = item.get_closest_marker("xdist_group")
+    return (mark.args[0] if mark.args else mark.kwargs.get("name")) if mark else None
+
+
+def test_the_suite_runs_on_parallel_workers_under_ci(request):
+    """`.ci/run` runs the README's command: with pyproject's addopts this test runs in an
+    xdist worker, not in the controlling process."""
+    if not os.environ.get("CI") and not hasattr(request.config, "workerinput"):
+        pytest.skip("run with -p no:xdist or -n 0 (outside CI)")
+    assert hasattr(request.config, "workerinput"), "pytest-xdist is not distributing the suite"
+    assert request.config.workerinput["workercount"] >= 2 or (os.cpu_count() or 1) < 2
+
+
+def test_every_test_that_starts_a_server_or_a_browser_is_in_the_servers_group(request):
+    if not request.config.pluginmanager.hasplugin("xdist"):
+        pytest.skip("pytest-xdist not loaded (-p no:xdist)")
+    items = request.session.items
+    starts = [item for item in items if conftest.runs_servers(item)]
+    browser = [item for item in items if item.get_closest_marker("browser")]
+    names = {item.path.name for item in items}
+    if names >= {path.name for path in conftest.ROOT.glob("tests/test_*.py")}:  # whole suite
+        assert len(browser) >= 50, len(browser)  # about 100 browser tests
+        assert conftest.SERVER_FILES <= names  # each listed file exists
+    assert set(browser) <= set(starts)
+    assert all(_group(item) == "servers" for item in starts)
+    others = [item for item in items if item not in set(starts)]
+    assert all(_group(item) is None for item in others)
+    # Every test whose own code starts a process is grouped (this file only names them).
+    for item in items:
+        source = _source(item) if item.path.name != "test_parallel.py" else ""
+        if "start_server(" in source or "Popen(" in source:
+            assert conftest.runs_servers(item), item.nodeid
+
+
+def _source(item) -> str:
+    function = getattr(item, "function", None)
+    return inspect.getsource(function) if function is not None else ""
