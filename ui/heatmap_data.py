@@ -14,8 +14,8 @@ import streamlit as st
 
 import posenc
 from posenc.frameworks import framework_table, max_abs_differences
+from ui.columns import pair_kind
 from ui.figures.common import Grid, block_means, steps
-from ui.figures.heatmap import pair_kind
 from ui.pe_table import column_order, table_grid  # noqa: F401  (the page reads data.table_grid)
 from ui.specs.heatmap import MAX_TOKENS
 from ui.tokens import tokenize

@@ -8,7 +8,7 @@ import pandas as pd
 
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT
 from ui import controls
-from ui.figures.heatmap import pair_kind
+from ui.columns import pair_kind
 from ui.i18n import t
 from ui.specs import heatmap as spec
 from ui.tables import markdown_table

@@ -10,8 +10,8 @@ import streamlit as st
 import posenc
 from posenc.blocks import sinusoid_block_means
 from posenc.frameworks import framework_frequencies, framework_table
+from ui.columns import pair_kind
 from ui.figures.common import Grid, block_means, grid_from_row_means, steps
-from ui.figures.heatmap import pair_kind
 
 
 def column_order(d_model: int, layout: str, group: bool) -> np.ndarray:

@@ -15,6 +15,7 @@ import numpy as np
 import plotly.colors as pcolors
 import plotly.graph_objects as go
 
+from ui.columns import pair_kind
 from ui.figures.common import (
     COLORSCALE,
     Grid,
@@ -78,15 +79,6 @@ def row_labels(
         else:
             labels.append(f"{words['positions']} {symbol}{a}–{b - 1}")
     return labels
-
-
-def pair_kind(d_model: int, layout: str) -> tuple[np.ndarray, np.ndarray]:
-    """Pair index ``i`` and ``True`` for sin, per column of the layout."""
-    j = np.arange(d_model)
-    if layout == "interleaved":
-        return j // 2, j % 2 == 0
-    half = d_model // 2
-    return j % half, j < half
 
 
 def column_labels(grid: Grid, words: dict, *, order=None, omega=None, layout="interleaved"):
