@@ -2,53 +2,32 @@
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import decode, notice_text
+from conftest import chart, decode
+from helpers import Page
 from streamlit.testing.v1 import AppTest
 
 import posenc
 from ui.specs import rope as sp
-from ui.specs import setting_label
 from ui.texts import text
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGE = "pages/5_RoPE.py"
+ROPE = Page("5_RoPE.py", sp, timeout=120)
 SMALL = {"rope_len": "24", "rope_head_dim": "16"}
 
 
-def open_page(query: dict | None = None, lang: str = "en", tab: str | None = None) -> AppTest:
-    """A deep link: the app shell first (carried settings), then this page with its query.
-
-    Running the page file alone breaks st.page_link of the shared menu, hence switch_page.
-    """
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.query_params["lang"] = lang
-    at.run()
-    at.switch_page(PAGE)
-    for key, value in {**(query or {}), **({"rope_tab": label(tab)} if tab else {})}.items():
-        at.query_params[key] = value
-    at.run()
-    assert_ok(at)
-    return at
+def opened(query: dict | None = None, lang: str = "en", tab: str | None = None) -> AppTest:
+    """The page opened by a link (``lang``, ``query``, ``tab``), checked by :func:`assert_ok`."""
+    return assert_ok(ROPE.open({**(query or {}), "lang": lang}, tab))
 
 
-def label(tab: str, lang: str = "en") -> str:
-    return text(lang, f"rope.tab_{tab}")
-
-
-def assert_ok(at: AppTest) -> None:
+def assert_ok(at: AppTest) -> AppTest:
     assert not at.exception, [e.message for e in at.exception]
     assert at.get("plotly_chart"), "every tab draws a chart"
     assert not at.warning, [w.value for w in at.warning]
-
-
-def charts(at: AppTest) -> dict[str, dict]:
-    return {el.proto.id.split("-")[-1]: json.loads(el.proto.spec) for el in at.get("plotly_chart")}
+    return at
 
 
 def metric_values(at: AppTest) -> list[str]:
@@ -58,12 +37,6 @@ def metric_values(at: AppTest) -> list[str]:
 # ---------------------------------------------------------------- every control
 
 
-SLIDERS = {
-    "scores": ["rope_head_dim", "rope_len", "rope_seed"],
-    "pair": ["rope_pair", "rope_m", "rope_n"],
-    "extension": ["rope_orig"],
-}
-NUMBERS = {"scores": ["rope_base"], "extension": ["rope_factor"]}
 RADIOS = {
     "scores": ["rope_layout", "rope_content", "rope_view"],
     "decay": ["rope_decay"],
@@ -71,30 +44,12 @@ RADIOS = {
 }
 
 
-@pytest.mark.parametrize("tab, key", [(t, k) for t, keys in SLIDERS.items() for k in keys])
-def test_every_slider_moves_to_both_ends(tab, key):
-    at = open_page(SMALL, tab=tab)
-    for value in ("min", "max"):
-        widget = at.slider(key=key)
-        widget.set_value(getattr(widget, value)).run()
-        assert_ok(at)
-
-
-@pytest.mark.parametrize("tab, key", [(t, k) for t, keys in NUMBERS.items() for k in keys])
-def test_every_number_input_moves_to_its_ends(tab, key):
-    at = open_page(SMALL, tab=tab)
-    spec = next(s for s in sp.SPECS if s.key == key)
-    for value in (
-        spec.minimum + (1e-6 if getattr(spec, "exclusive_minimum", 0) else 0),
-        spec.maximum,
-    ):
-        at.number_input(key=key).set_value(value).run()
-        assert_ok(at)
+# Sliders and number boxes to both ends, on every tab: test_pages (widget ends, no notice).
 
 
 @pytest.mark.parametrize("tab, key", [(t, k) for t, keys in RADIOS.items() for k in keys])
 def test_every_choice_takes_every_option(tab, key):
-    at = open_page(SMALL, tab=tab)
+    at = opened(SMALL, tab=tab)
     for option in next(s for s in sp.SPECS if s.key == key).options:
         at.radio(key=key).set_value(option).run()
         assert_ok(at)
@@ -102,18 +57,18 @@ def test_every_choice_takes_every_option(tab, key):
 
 
 def test_scale_toggle_divides_the_drawn_scores_by_sqrt_d():
-    at = open_page({**SMALL, "rope_scale": "false"})
-    raw = decode(charts(at)["rope_scores_chart"]["data"][0]["z"])
+    at = opened({**SMALL, "rope_scale": "false"})
+    raw = decode(chart(at, "rope_scores_chart")["data"][0]["z"])
     at.checkbox(key="rope_scale").check().run()
     assert_ok(at)
-    scaled = decode(charts(at)["rope_scores_chart"]["data"][0]["z"])
+    scaled = decode(chart(at, "rope_scores_chart")["data"][0]["z"])
     np.testing.assert_allclose(scaled, raw / 4.0, rtol=1e-6)
 
 
 @pytest.mark.parametrize("view", ["attention", "attention_all"])
 def test_attention_views_normalise_rows_causally_or_over_every_key(view):
-    at = open_page({**SMALL, "rope_view": view})
-    weights = decode(charts(at)["rope_scores_chart"]["data"][0]["z"]).astype(np.float64)
+    at = opened({**SMALL, "rope_view": view})
+    weights = decode(chart(at, "rope_scores_chart")["data"][0]["z"]).astype(np.float64)
     np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=1e-5)  # 24 x 24: not sampled
     above = weights[np.triu_indices(24, 1)]  # keys after the query
     assert np.all(above == 0) if view == "attention" else np.all(above > 0)
@@ -125,7 +80,7 @@ def test_attention_views_normalise_rows_causally_or_over_every_key(view):
 
 
 def test_pair_tab_walks_through_seed_002s_proof_with_its_numbers():
-    at = open_page({**SMALL, "rope_m": "9", "rope_n": "4"}, tab="pair")
+    at = opened({**SMALL, "rope_m": "9", "rope_n": "4"}, tab="pair")
     assert_ok(at)
     label = "Step by step: the RoPE article's proof, with this pair's numbers"
     assert at.expander[0].label == label
@@ -139,7 +94,7 @@ def test_pair_tab_walks_through_seed_002s_proof_with_its_numbers():
 
 
 def test_sentence_text_input_changes_the_tokens_and_the_period():
-    at = open_page({**SMALL, "rope_content": "sentence"})
+    at = opened({**SMALL, "rope_content": "sentence"})
     at.text_input(key="rope_text").input("我 爱 你 啊 !").run()
     assert_ok(at)
     assert any("我 | 爱 | 你 | 啊 | !" in c.value for c in at.caption)
@@ -149,13 +104,13 @@ def test_sentence_text_input_changes_the_tokens_and_the_period():
 @pytest.mark.parametrize("scaling", sp.SCALING.options)
 def test_each_context_extension_method_runs_and_shows_its_attention_factor(scaling):
     query = {**SMALL, "rope_scaling": scaling, "rope_factor": "8", "rope_orig": "256"}
-    at = open_page(query, tab="extension")
+    at = opened(query, tab="extension")
     context, factor, squared = metric_values(at)
     assert context == "2048"
     expected = 0.1 * np.log(8) + 1 if scaling == "yarn" else 1.0
     assert float(factor) == pytest.approx(expected, abs=1e-5)
     assert float(squared) == pytest.approx(expected**2, abs=1e-5)
-    names = [trace["name"] for trace in charts(at)["rope_ext_chart"]["data"]]
+    names = [trace["name"] for trace in chart(at, "rope_ext_chart")["data"]]
     assert len(set(names)) == (1 if scaling == "none" else 2)
 
 
@@ -163,15 +118,15 @@ def test_each_context_extension_method_runs_and_shows_its_attention_factor(scali
 def test_turns_chart_marks_the_thresholds_of_the_chosen_method(scaling, fast):
     # Llama 3.1 keeps pairs above 4 turns inside L0, YaRN above 32 (also drawn for the
     # methods without thresholds); both divide pairs below 1 turn by s.
-    at = open_page({**SMALL, "rope_scaling": scaling}, tab="extension")
-    lines = charts(at)["rope_turns_chart"]["data"][-2:]  # named in the legend
+    at = opened({**SMALL, "rope_scaling": scaling}, tab="extension")
+    lines = chart(at, "rope_turns_chart")["data"][-2:]  # named in the legend
     assert [list(line["y"]) for line in lines] == [[fast, fast], [1.0, 1.0]]
     method = "llama3" if scaling == "llama3" else "yarn"
     assert [line["name"] for line in lines] == [
         text("en", f"rope.turns_fast_{method}"),
         text("en", f"rope.turns_slow_{method}"),
     ]
-    names = [trace["name"] for trace in charts(at)["rope_inv_chart"]["data"]]
+    names = [trace["name"] for trace in chart(at, "rope_inv_chart")["data"]]
     assert names[-1] == text("en", "rope.method_llama3")
 
 
@@ -179,15 +134,15 @@ def test_turns_chart_marks_the_thresholds_of_the_chosen_method(scaling, fast):
 
 
 def test_defaults_show_a_toeplitz_residual_at_rounding_level():
-    at = open_page()
+    at = opened()
     assert float(at.metric[0].value) < 1e-11
-    z = decode(charts(at)["rope_scores_chart"]["data"][0]["z"])
+    z = decode(chart(at, "rope_scores_chart")["data"][0]["z"])
     assert z.shape == (256, 256)
     assert np.abs(np.diagonal(z, -9) - z[9, 0]).max() < 1e-5
 
 
 def test_comparison_shows_additive_pe_far_from_toeplitz_and_rope_at_rounding():
-    at = open_page(SMALL, tab="compare")
+    at = opened(SMALL, tab="compare")
     none, additive, rope = (float(v) for v in metric_values(at))
     assert none == 0.0 and rope < 1e-12 and additive > 0.1
     assert [m.label for m in at.metric] == [
@@ -199,7 +154,7 @@ def test_comparison_shows_additive_pe_far_from_toeplitz_and_rope_at_rounding():
 
 
 def test_layouts_agree_after_the_permutation_and_not_before():
-    at = open_page(SMALL, tab="layouts")
+    at = opened(SMALL, tab="layouts")
     permuted, vectors, unpermuted = (float(v) for v in metric_values(at))
     assert permuted < 1e-12 and vectors == 0.0 and unpermuted > 0.1
     assert not [c for c in at.caption if "query positions 0, " in c.value]  # all 24 rows
@@ -207,7 +162,7 @@ def test_layouts_agree_after_the_permutation_and_not_before():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_layout_check_at_the_largest_size_says_which_rows_it_checked(lang):
-    at = open_page({"rope_len": "4096", "rope_head_dim": "256"}, lang=lang, tab="layouts")
+    at = opened({"rope_len": "4096", "rope_head_dim": "256"}, lang=lang, tab="layouts")
     permuted, vectors, unpermuted = (float(v) for v in metric_values(at))
     assert permuted < 1e-11 and vectors == 0.0 and unpermuted > 1.0
     said = text(lang, "rope.layout_sampled", step=2, rows=2048, n=4096)
@@ -216,7 +171,7 @@ def test_layout_check_at_the_largest_size_says_which_rows_it_checked(lang):
 
 
 def test_pair_angle_measured_equals_the_predicted_angle():
-    at = open_page({"rope_m": "1000", "rope_n": "997", "rope_pair": "2"}, tab="pair")
+    at = opened({"rope_m": "1000", "rope_n": "997", "rope_pair": "2"}, tab="pair")
     measured = float(at.metric[0].value)
     prediction = next(x.value for x in at.latex if "\\angle q_m" in x.value)
     assert f"{measured:.6f}" in prediction  # the prediction, typeset
@@ -226,14 +181,14 @@ def test_pair_angle_measured_equals_the_predicted_angle():
 
 
 def test_decay_tab_draws_the_three_bases_and_the_current_one():
-    at = open_page({**SMALL, "rope_base": "2000"}, tab="decay")
-    names = [trace["name"] for trace in charts(at)["rope_decay_chart"]["data"]]
+    at = opened({**SMALL, "rope_base": "2000"}, tab="decay")
+    names = [trace["name"] for trace in chart(at, "rope_decay_chart")["data"]]
     assert names == ["b = 10,000", "b = 500,000", "b = 1,000,000", "b = 2,000"]
 
 
 def test_long_sequences_are_downsampled_and_say_so():
-    at = open_page({"rope_len": "4096", "rope_head_dim": "32"})
-    z = decode(charts(at)["rope_scores_chart"]["data"][0]["z"])
+    at = opened({"rope_len": "4096", "rope_head_dim": "32"})
+    z = decode(chart(at, "rope_scores_chart")["data"][0]["z"])
     assert max(z.shape) <= 346
     captions = " ".join(c.value for c in at.caption)
     assert "4096 × 4096" in captions and "2048" in captions  # downsampled; export capped
@@ -244,36 +199,25 @@ def test_long_sequences_are_downsampled_and_say_so():
 
 @pytest.mark.parametrize("tab", sp.TAB_NAMES)
 def test_every_tab_runs_in_chinese(tab):
-    at = open_page(SMALL, lang="zh", tab=None)
-    at.session_state[sp.TAB.key] = label(tab, "zh")
+    at = opened(SMALL, lang="zh", tab=None)
+    at.session_state[sp.TAB.key] = ROPE.tab_label(tab, "zh")
     at.run()
     assert_ok(at)
     assert at.title[0].value == text("zh", "rope.title")
 
 
 def test_a_language_switch_keeps_the_open_tab():
-    at = open_page(SMALL, tab="pair")
+    at = opened(SMALL, tab="pair")
     at.radio(key="lang").set_value("zh").run()
     assert_ok(at)
-    assert at.session_state[sp.TAB.key] == label("pair", "zh")
+    assert at.session_state[sp.TAB.key] == ROPE.tab_label("pair", "zh")
     assert at.slider(key="rope_m")  # the pair tab is still open
-
-
-def test_an_unknown_tab_in_the_url_gives_a_notice_and_the_first_tab():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.run()
-    at.switch_page(PAGE)
-    at.query_params["rope_tab"] = "nonsense"
-    at.run()
-    assert not at.exception
-    assert setting_label("en", "rope_tab") in notice_text(at)
-    assert at.checkbox(key="rope_scale")  # the first tab is drawn
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_extension_tab_counts_the_pairs_each_method_keeps_blends_and_slows(lang):
     # d = 16, base 10000, s = 4, L0 = 512: computed here from posenc, not from the page.
-    at = open_page({**SMALL, "rope_scaling": "llama3"}, lang=lang, tab="extension")
+    at = opened({**SMALL, "rope_scaling": "llama3"}, lang=lang, tab="extension")
     theta = posenc.rope_frequencies(16, 10000.0)[0]
     turns = 512 * theta / (2 * np.pi)
     kept, slowed = int((turns > 4).sum()), int((turns < 1).sum())
@@ -293,7 +237,7 @@ def test_extension_tab_counts_the_pairs_each_method_keeps_blends_and_slows(lang)
 def test_a_turned_over_yarn_ramp_is_explained_where_it_happens(base, shown):
     # At base 2 (or 4) and L0 = 4096 every pair turns > 32 times, yet transformers' YaRN
     # slows them all (its ramp, clamped to d - 1, turns over); at base 5 it keeps them all.
-    at = open_page({**SMALL, "rope_base": base, "rope_orig": "4096"}, tab="extension")
+    at = opened({**SMALL, "rope_base": base, "rope_orig": "4096"}, tab="extension")
     caption = text("en", "rope.yarn_turned_over", pairs=8, d_1=15)
     assert (caption in [c.value for c in at.caption]) == shown
 
@@ -310,7 +254,7 @@ def test_a_turned_over_yarn_ramp_is_explained_where_it_happens(base, shown):
 def test_a_method_that_keeps_every_pair_says_so_instead_of_claiming_a_change(
     scaling, query, orig, context
 ):
-    at = open_page({**SMALL, "rope_scaling": scaling, **query}, tab="extension")
+    at = opened({**SMALL, "rope_scaling": scaling, **query}, tab="extension")
     table = next(
         m.value for m in at.markdown if text("en", "rope.count_header", pairs=8) in m.value
     )
@@ -321,7 +265,7 @@ def test_a_method_that_keeps_every_pair_says_so_instead_of_claiming_a_change(
 
 def test_the_yarn_notice_quotes_yarns_own_counts():
     # Counted here from posenc's frequencies, independently of ui.rope_data.
-    at = open_page({**SMALL, "rope_scaling": "yarn"}, tab="extension")
+    at = opened({**SMALL, "rope_scaling": "yarn"}, tab="extension")
     theta = posenc.rope_frequencies(16, 10000.0)[0]
     inv, _ = posenc.rope_frequencies(16, 10000.0, scaling="yarn", factor=4.0, original_context=512)
     kept = int(np.isclose(inv, theta, rtol=1e-12).sum())
@@ -336,7 +280,7 @@ def test_the_yarn_notice_quotes_yarns_own_counts():
 
 def test_the_page_lead_says_theta_is_omega_and_r_is_t_of_the_rotation_page():
     """R(m theta) is the Rotation page's T(m) with theta_j = omega_j (interleaved pairs)."""
-    at = open_page(SMALL)
+    at = opened(SMALL)
     assert text("en", "rope.lead") in [m.value for m in at.markdown]
     d, m = 16, 7
     q = np.random.default_rng(0).standard_normal(d)
@@ -347,5 +291,5 @@ def test_the_page_lead_says_theta_is_omega_and_r_is_t_of_the_rotation_page():
 
 
 def test_the_extension_lead_names_the_original_context():
-    at = open_page(SMALL | {"rope_orig": "128"}, tab="extension")
+    at = opened(SMALL | {"rope_orig": "128"}, tab="extension")
     assert text("en", "rope.frequency_lead", orig=128) in [c.value for c in at.caption]

@@ -183,12 +183,6 @@ def test_learned_notes_quote_the_shipped_hash():
     assert any(sha in m.value for m in at.markdown)
 
 
-def test_chinese_page_runs_on_every_tab():
-    for name in sp.TAB_NAMES:
-        at = run_page_on_tab(PAGE, sp, {"lang": "zh"}, name, TIMEOUT)
-        assert at.get("plotly_chart") or name == "properties"
-
-
 def test_three_components_draw_3d_scenes_and_quote_three_components_share():
     at = run_page_on_tab(PAGE, sp, {"sc_pca": "3d"}, "learned", TIMEOUT)
     fig = chart(at, "sc_pca_chart")
