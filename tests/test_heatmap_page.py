@@ -14,7 +14,7 @@ import conftest
 import numpy as np
 import pytest
 from conftest import decode, wait_for_app
-from helpers import Page, captions, rerun
+from helpers import Page, captions, chart_sizes, rerun
 from peers import peer
 from streamlit.testing.v1 import AppTest
 
@@ -400,7 +400,7 @@ def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb_and_say_so(tab):
     start = time.perf_counter()
     run(at)
     warm = time.perf_counter() - start
-    sizes = [len(el.proto.spec) for el in at.get("plotly_chart")]
+    sizes = chart_sizes(at)  # bytes, as sent
     print(f"\n{tab}: cold {cold:.1f} s, warm {warm:.2f} s, peak {peak / 2**20:.0f} MB, {sizes}")
     charts, notices = EXPECTED_AT_LARGEST[tab]
     assert len(sizes) == charts and max(sizes) < MAX_CHART_BYTES, sizes

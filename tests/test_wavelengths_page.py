@@ -6,8 +6,8 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from conftest import chart, decode, rendered
-from helpers import Page, chart_ids, rerun
+from conftest import chart, decode, notice_text
+from helpers import Page, chart_ids, chart_sizes, rerun
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -52,10 +52,6 @@ def draws(at: AppTest, tab: str) -> bool:
 def base_names(at: AppTest) -> list[str]:
     traces = chart(at, LAMBDA)["data"]
     return [t["name"] for t in traces if t.get("showlegend") is not False and "b = " in t["name"]]
-
-
-def notices(at: AppTest) -> str:
-    return "\n".join(rendered(w.value) for w in at.warning)
 
 
 def test_page_opens_at_defaults_on_the_wavelengths_tab():
@@ -124,7 +120,7 @@ def test_bad_bases_text_gives_a_notice_and_falls_back_to_the_default():
     at = open_page(tab="lambdas")
     at.text_input(key="wl_bases").input("100, one")
     rerun(at)
-    assert setting_label("en", "wl_bases") in notices(at) and "'one'" in notices(at)
+    assert setting_label("en", "wl_bases") in notice_text(at) and "'one'" in notice_text(at)
     assert at.text_input(key="wl_bases").value == specs.BASES.default
 
 
@@ -146,13 +142,13 @@ def test_dims_text_chooses_the_curves():
 
 def test_dims_beyond_d_model_are_dropped_with_a_notice():
     at = open_page({"d_model": "8", "wl_dims": "1, 9, 12"}, tab="curves")
-    assert "9, 12" in notices(at)
+    assert "9, 12" in notice_text(at)
     assert [t["name"] for t in chart(at, CURVES)["data"]] == ["dim 1"]
 
 
 def test_no_existing_dim_falls_back_to_the_first_pair():
     at = open_page({"d_model": "2"}, tab="curves")  # default dims 4..7 do not exist
-    assert "0 and 1" in notices(at)
+    assert "0 and 1" in notice_text(at)
     assert [t["name"] for t in chart(at, CURVES)["data"]] == ["dim 0", "dim 1"]
 
 
@@ -378,9 +374,9 @@ def test_largest_settings_keep_every_chart_under_1_mb_and_memory_under_512_mb(ta
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert not at.warning, notices(at)
+    assert not at.warning, notice_text(at)
     assert draws(at, tab), chart_ids(at)
-    sizes = [len(el.proto.spec.encode()) for el in at.get("plotly_chart")]
+    sizes = chart_sizes(at)
     assert len(sizes) == len(CHARTS[tab]) and max(sizes) < MAX_CHART_BYTES, sizes
     assert peak < 512 * 2**20
 
