@@ -66,11 +66,21 @@ def runs_servers(item) -> bool:
     )
 
 
+# Chromium there only runs KaTeX on strings (no page is loaded); the AppTest runs that
+# find the formulas are most of its time, so its tests spread over the workers (each
+# worker then has its own server and browser).
+KATEX_ONLY_FILES = {"test_formulas.py"}
+
+
+def in_server_group(item) -> bool:
+    return runs_servers(item) and item.path.name not in KATEX_ONLY_FILES
+
+
 def pytest_collection_modifyitems(config, items):
     if not config.pluginmanager.hasplugin("xdist"):
         return
     for item in items:
-        if runs_servers(item):
+        if in_server_group(item):
             item.add_marker(pytest.mark.xdist_group("servers"))
 
 
