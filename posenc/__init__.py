@@ -61,7 +61,8 @@ verbs                  ``apply_rotation`` (``rows @ T(k)`` without the matrix),
                        ``encode_positions`` (rows for any positions), ``fit_shift``
                        (least squares), ``set_max_threads``
 UPPER_CASE             the accepted names of an argument: ``SCHEMES``, ``FRAMEWORKS``,
-                       ``SCALINGS``, ``LEARNED_MODELS``
+                       ``SCALINGS`` (``rope_frequencies`` also takes p-RoPE's
+                       ``"proportional"``), ``LEARNED_MODELS``
 =====================  ===============================================================
 
 Arguments keep one name each: ``length`` (L), ``d_model`` / ``head_dim`` (d),

@@ -4,11 +4,15 @@ Data flows one way: ``pages/*.py`` and ``app.py`` -> ``ui`` -> ``posenc``; nothi
 a page. Inside ``ui`` each module has one job (the table in CONTRIBUTING.md):
 
 - ``ui.figures``: builders that take arrays and return Plotly figures; no Streamlit, no
-  ``posenc`` (import-linter contract in pyproject.toml, run by tests/test_layers.py), so
-  they are tested without a server.
-- ``ui/*_data.py``: cached computations around ``posenc`` (``st.cache_data``).
-- display helpers (``controls``, ``menu``, ``notices``, ``tables``, a page's tab modules):
-  Streamlit widgets, captions and tables; texts come from ``ui.i18n.t``.
+  ``posenc``, no pandas (import-linter contract in pyproject.toml, run by
+  tests/test_layers.py), so they are tested without a server.
+- ``ui/*_data.py``: cached computations around ``posenc`` (``st.cache_data``); no
+  captions, callbacks or translated tables.
+- display: ``controls`` (the facade over ``url_state``, ``widgets``, ``layout``,
+  ``latex_rows``, ``lazy_tabs``), a page's tab and ``*_view`` modules, ``menu``,
+  ``notices``: Streamlit widgets, captions and tables; texts come from ``ui.i18n.t``.
+- shared pieces without a page (``pe_table``, ``columns``, ``tokens``, ``tables``), the
+  control specs (``params``, ``ui.specs``) and the escaping of visitor text (``safe_text``).
 - ``ui.texts``: one read-only catalogue per language, shared by every session.
 """
 

@@ -72,7 +72,7 @@ def evolution_grids(
     the side-by-side view, and each table's largest ``|value|`` (not of the means).
 
     ``focus``: the ``FOCUSED`` schemes show only their informative columns
-    (``posenc.informative_columns``); the grid's ``cols`` keep the true dimensions.
+    (``posenc.schemes.informative_columns``); the grid's ``cols`` keep the true dimensions.
     """
     shown = seq_len if shown is None else min(shown, seq_len)
     grids, tops = [], []

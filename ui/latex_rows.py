@@ -57,7 +57,7 @@ def latex(tex: str) -> None:
     with a line break (``\\``) after each row.
 
     Aligned math is one table that cannot wrap, and the derivations are wider than a
-    phone; plain display math wraps after a relation or operator (:data:`menu.NARROW_CSS`).
+    phone; plain display math wraps after a relation or operator (:data:`ui.menu.NARROW_CSS`).
     """
     rows = aligned_rows(tex) if phone() else None
     st.latex(r" \\ ".join(rows) if rows else tex)

@@ -1,7 +1,7 @@
 """Computations of the rotation page (``pages/4_Rotation.py``): windows, checks, fit.
 
 Nothing here holds a d x d matrix at d = 4096: ``T(k)`` is shown through a window of
-at most ``WINDOW`` rows and columns (:func:`posenc.shift.rotation_entries`), the live
+at most ``WINDOW`` rows and columns (:func:`posenc.rotation.rotation_entries`), the live
 check applies ``T(k)`` blockwise in slabs, and the dense work (the two conventions, the
 fit) runs on the first ``FIT_PAIRS`` pairs only.
 """
