@@ -209,3 +209,55 @@ def test_the_cross_page_rule_can_fail(tmp_path):
         "ui/learned.py (shared) -> ui.schemes_data",
         "ui/story.py (story) -> ui.heatmap_data",
     ]
+
+
+# ------------------------------------------------------------------ sizes and jobs
+# Line limits of the house (CONTRIBUTING.md): a module of ui/ or posenc/ (texts aside)
+# under 500 lines, a page script under 250.
+MODULES = [
+    p for p in [*(ROOT / "ui").rglob("*.py"), *(ROOT / "posenc").rglob("*.py")]
+    if "texts" not in p.relative_to(ROOT).parts
+]  # fmt: skip
+SCRIPTS = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def test_no_module_over_500_lines_and_no_page_over_250():
+    assert len(MODULES) >= 60 and len(SCRIPTS) >= 8
+    long_modules = {str(p.relative_to(ROOT)): n for p in MODULES if (n := _lines(p)) >= 500}
+    long_pages = {str(p.relative_to(ROOT)): n for p in SCRIPTS if (n := _lines(p)) >= 250}
+    assert long_modules == {} and long_pages == {}
+
+
+# What a ui/<page>_data.py module may not do: show text, take a click, or translate.
+DISPLAY_CALLS = re.compile(
+    r"\bst\.(caption|markdown|write|info|warning|error|success|button|dataframe|table"
+    r"|plotly_chart|latex|metric|expander|columns|tabs)\b|\bon_click\b|\bon_change\b"
+)
+
+
+def data_module_problems(source: str) -> list[str]:
+    """Display calls, callbacks and translations in the source of a ``_data`` module."""
+    problems = [m.group(0) for m in DISPLAY_CALLS.finditer(source)]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module in ("ui.i18n", "ui.texts"):
+            problems.append(f"from {node.module} import ...")
+        if isinstance(node, ast.Import) and any(a.name == "pandas" for a in node.names):
+            problems.append("import pandas")  # tables with headers belong to the view side
+    return problems
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "ui").glob("*_data.py")), ids=lambda p: p.name)
+def test_data_modules_only_compute(path):
+    assert data_module_problems(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_data_module_rule_can_fail():
+    source = "import streamlit as st\nfrom ui.i18n import t\n\ndef f():\n    st.caption(t('x'))\n"
+    assert data_module_problems(source) == ["st.caption", "from ui.i18n import ..."]
+    # The shape of the translated table ui/wavelengths_data.py built before 1d66dd6.
+    old = "import pandas as pd\n\ndef forms_table(compare, tr):\n    return pd.DataFrame()\n"
+    assert data_module_problems(old) == ["import pandas"]
