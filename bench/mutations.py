@@ -288,9 +288,9 @@ def run(mutation: Mutation, tree: Path, *, baseline: bool = False) -> dict:
         proc = subprocess.run(
             mutation.command(), cwd=tree, env=env, capture_output=True, text=True, timeout=TIMEOUT
         )
-        lines = (proc.stdout + proc.stderr).strip().splitlines()
+        lines = proc.stdout.strip().splitlines()  # stderr: plugins' warnings
         caught = [line for line in lines if line.startswith(("FAILED ", "ERROR "))][:1]
-        code, tail = proc.returncode, caught + lines[-1:]
+        code, tail = proc.returncode, caught + (lines or proc.stderr.strip().splitlines())[-1:]
     except subprocess.TimeoutExpired:
         code, tail = None, [f"timeout after {TIMEOUT} s"]
     finally:
