@@ -24,6 +24,7 @@ page tests (Streamlit AppTest) take most of a minute each.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shlex
 import shutil
@@ -38,6 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 600  # seconds per mutation; a mutation that hangs the tests counts as not killed
 PYTEST = ["-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
+if importlib.util.find_spec("xdist"):  # pyproject's addopts spread tests over workers:
+    PYTEST += ["-n", "0"]  # one process per mutation (--jobs), and -x stops at once
 
 
 @dataclass(frozen=True)
