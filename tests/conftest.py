@@ -57,6 +57,14 @@ SERVER_FILES = {
 }
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker per core plus one. The servers group spends most of its
+    time waiting on a page load, a server start or a timed load run (the whole suite
+    kept 1.1 of 2 cores busy with one worker per core), so a third worker fills the gap."""
+    return (os.cpu_count() or 1) + 1
+
+
 def runs_servers(item) -> bool:
     """Whether test ``item`` starts a server or a browser (see ``SERVER_FILES``)."""
     return (
