@@ -363,6 +363,16 @@ def test_ntk_keeps_the_fastest_pair_and_slows_the_slowest_s_times(factor):
     assert "最慢的降为 1/s。YaRN" in lead(open_step(12, story_factor=factor, lang="zh"))
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_ntk_curve_is_not_called_dynamic(lang):
+    """The curve is the static NTK-aware base; the Chinese legend said 动态 (dynamic) after
+    the step moved off Hugging Face's dynamic form."""
+    at = open_step(12, lang=lang)
+    names = [trace.get("name", "") for trace in figures(at)[0]["data"]]
+    ntk = [name for name in names if "NTK" in name]
+    assert len(ntk) == 1 and not re.search(r"dynamic|动态", ntk[0], re.IGNORECASE), names
+
+
 # ---------------------------------------------------------- presenter mode and phones
 
 

@@ -140,7 +140,7 @@ TEXTS = {
     "story.extend_y": "新转速 / 原转速",
     "story.extend_hover": "维度对 %{x}<br>比值 = %{y:.3f}",
     "story.method_linear": "位置插值（PI）",
-    "story.method_ntk": "NTK（动态）",
+    "story.method_ntk": "NTK",
     "story.method_yarn": "YaRN",
     "story.extend_notes": "注意力头维度 64，底数 10000。这里的 NTK 是 NTK-aware 的底数 b·s^(d/(d−2))；Hugging Face 的动态形式在因子为 s、上下文为 s·L₀ 时把底数增得更大（见 RoPE 页面）。YaRN 中的 γⱼ 对快的维度对为 1，对慢的为 0，中间逐渐上升；YaRN 还会缩放注意力分数（图中未画出）。RoPE 页面比较了各方法给出的分数。",
 }
