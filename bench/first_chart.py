@@ -40,7 +40,7 @@ from tests.conftest import (  # noqa: E402
     start_server,
     stop_server,
 )
-from ui import menu  # noqa: E402
+from ui.shared import menu  # noqa: E402
 
 TARGET = 1.3
 # Edits to the working tree during a run must not reload modules under the sessions;

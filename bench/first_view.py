@@ -2,8 +2,8 @@
 
 ``python bench/first_view.py [--url http://127.0.0.1:PORT] [--only NAME,...]``
 
-Opens every menu page's first tab (``ui.menu.PAGES``) and every story step
-(``ui.story.STEPS``, when that module exists) in headless Chromium, twice:
+Opens every menu page's first tab (``ui.shared.menu.PAGES``) and every story step
+(``ui.features.story.view.STEPS``, when that module exists) in headless Chromium, twice:
 
 - presenter: ``?present=true`` in a 1024 x 768 window;
 - phone: Playwright's "iPhone 13" (User-Agent with "Mobi", touch) at 390 x 844.
@@ -35,7 +35,7 @@ from tests.conftest import (  # noqa: E402
     stop_server,
     wait_for_app,
 )
-from ui import menu  # noqa: E402
+from ui.shared import menu  # noqa: E402
 
 PRESENTER = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
@@ -124,9 +124,9 @@ CHART_DRAWN = "[data-testid=stPlotlyChart] .main-svg"
 
 
 def story_steps() -> int:
-    """How many story steps exist (0 before ``ui.story`` lands)."""
+    """How many story steps exist (0 before ``ui.features.story.view`` lands)."""
     try:
-        from ui import story
+        from ui.features.story import view as story
     except ImportError:
         return 0
     return len(getattr(story, "STEPS", ()))

@@ -5,7 +5,7 @@
 Starts its own server on 127.0.0.1 (the only address it talks to) and one headless
 Chromium. Phase 1, the baseline: a single session on each page in turn for
 ``--baseline`` seconds. Phase 2, the load: ``--sessions`` sessions (browser contexts,
-spread round-robin over the pages of ``ui.menu.PAGES``), all changing controls at the
+spread round-robin over the pages of ``ui.shared.menu.PAGES``), all changing controls at the
 same time for ``--duration`` seconds. Every loop is bounded in time and count, and the
 script stops by itself.
 
@@ -49,7 +49,7 @@ from playwright.async_api import async_playwright  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
-from ui import menu  # noqa: E402
+from ui.shared import menu  # noqa: E402
 
 # Edits to the working tree during a run must not reload modules under the sessions;
 # an exception on screen should say what it is (the public config redacts it).

@@ -152,7 +152,7 @@ MUTATIONS = (
     # ------------------------------------------------------------------ ui, unit level
     Mutation(
         "url_int_range_unchecked",
-        "ui/params.py",
+        "ui/plain/params.py",
         'if not self.minimum <= value <= self.maximum:\n            raise ParamError("outside"',
         'if False:\n            raise ParamError("outside"',
         "an out-of-range whole number in a link (seq_len=1e9) reaches the computation",
@@ -160,7 +160,7 @@ MUTATIONS = (
     ),
     Mutation(
         "markdown_not_escaped",
-        "ui/safe_text.py",
+        "ui/plain/safe_text.py",
         r'line = _SPECIAL.sub(r"\\\1", one_line(text, limit))',
         "line = one_line(text, limit)",
         "a link, image or heading typed into a URL renders as Markdown in a notice",
@@ -168,7 +168,7 @@ MUTATIONS = (
     ),
     Mutation(
         "plotly_not_escaped",
-        "ui/safe_text.py",
+        "ui/plain/safe_text.py",
         "return html.escape(one_line(text, limit), quote=False)",
         "return one_line(text, limit)",
         "HTML typed into a sentence (<b>, <a href>) is interpreted in chart labels",
@@ -193,7 +193,7 @@ MUTATIONS = (
     # ------------------------------------------------------------------ page level only
     Mutation(
         "downsampled_notice_hidden",
-        "ui/notices.py",
+        "ui/shared/notices.py",
         "    if grid.downsampled:\n        rows, cols = grid.z.shape",
         "    if False:\n        rows, cols = grid.z.shape",
         "a heatmap of block means is shown without the notice that says so",
@@ -204,7 +204,7 @@ MUTATIONS = (
     ),
     Mutation(
         "capped_notice_hidden",
-        "ui/notices.py",
+        "ui/shared/notices.py",
         "    if shown < total:\n        st.info(",
         "    if False:\n        st.info(",
         "Binary's distance matrix draws 2048 of 8192 positions without saying so",
@@ -216,7 +216,7 @@ MUTATIONS = (
     ),
     Mutation(
         "chinese_shows_english",
-        "ui/i18n.py",
+        "ui/shared/i18n.py",
         "return value if value in LANG.options else LANG.default",
         "return LANG.default",
         "the language switch to Chinese leaves every text in English",
@@ -225,7 +225,7 @@ MUTATIONS = (
     ),
     Mutation(
         "notice_names_url_key",
-        "ui/i18n.py",
+        "ui/shared/i18n.py",
         'fields["name"] = setting_label(lang(), fields["name"])',
         "pass",
         "a bad-link notice names the internal URL key (seq_len) instead of the setting",
@@ -235,7 +235,7 @@ MUTATIONS = (
     ),
     Mutation(
         "bad_url_value_not_rejected",
-        "ui/params.py",
+        "ui/plain/params.py",
         "if math.isnan(value) or not value.is_integer():",
         "if math.isnan(value):",
         "a fractional whole-number setting in a link (rot_pair=3.7) is taken without a notice",

@@ -2,7 +2,7 @@
 
 ``python bench/rerun_scaling.py [--repeats N] [--quick] [--pages heatmap,rope]``
 
-Pages are read from ``ui.menu.PAGES`` when the script runs. "Largest settings" are
+Pages are read from ``ui.shared.menu.PAGES`` when the script runs. "Largest settings" are
 ``seq_len=8192``, ``d_model=4096`` and, for every ``IntParam`` / ``FloatParam`` in the
 page's ``ui.specs.<name>.SPECS``, its maximum (the largest value on the spec's step
 grid). Other controls (choices, toggles, texts) stay at their defaults. Pages with lazy
@@ -35,9 +35,9 @@ sys.path.insert(0, str(ROOT))
 import streamlit as st  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from ui import menu  # noqa: E402
-from ui.params import FloatParam, IntParam  # noqa: E402
-from ui.texts import LANGUAGES  # noqa: E402
+from ui.plain.params import FloatParam, IntParam  # noqa: E402
+from ui.plain.texts import LANGUAGES  # noqa: E402
+from ui.shared import menu  # noqa: E402
 
 TARGET = 3.0
 SHARED_MAX = {"seq_len": "8192", "d_model": "4096"}
@@ -45,7 +45,7 @@ SHARED_MAX = {"seq_len": "8192", "d_model": "4096"}
 
 def page_specs(name: str) -> tuple:
     try:
-        module = importlib.import_module(f"ui.specs.{name}")
+        module = importlib.import_module(f"ui.features.{name}.specs")
     except ModuleNotFoundError:
         return ()
     return tuple(getattr(module, "SPECS", ()))

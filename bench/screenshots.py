@@ -3,7 +3,7 @@
 Starts its own server unless ``--url`` is given; writes PNGs to ``test-artifacts/``.
 Each argument is a path with optional query, e.g. ``/Heatmap?lang=zh``; default: home.
 ``--phone``: an iPhone's User-Agent, touch and a 390 px wide viewport (the app stacks
-multi-panel charts for phones; see ``ui.controls.phone``).
+multi-panel charts for phones; see ``ui.shared.controls.phone``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ session then thinks for an exponential time (mean ``--think`` s) and asks again:
 
 - ``workshop``: every session asks for the presenter's current view; the presenter moves
   to the next view every ``--step-every`` s (the story's steps ``/Start_here?step=N``
-  when ``ui.story.STEPS`` exists, else the first tab of each menu page);
+  when ``ui.features.story.view.STEPS`` exists, else the first tab of each menu page);
 - ``dashboard``: each session opens a random page and tab, then changes one random
   setting (a value its control offers) per rerun, and moves to another page at random.
 
@@ -128,7 +128,7 @@ def workshop_views() -> list[View]:
     story = ROOT / "pages" / "0_Start_here.py"
     if story.exists():
         try:
-            steps = importlib.import_module("ui.story").STEPS
+            steps = importlib.import_module("ui.features.story.view").STEPS
         except (ImportError, AttributeError):
             steps = ()
         if steps:
@@ -147,14 +147,14 @@ def parse_views(text: str) -> list[View]:
 
 def page_views() -> list[View]:
     """The first tab of each menu page at its defaults."""
-    from ui import menu
+    from ui.shared import menu
 
     return [View(entry.url_path.lstrip("/"), "") for entry in menu.PAGES]
 
 
 def _choices(spec) -> list[str]:
     """Values a reader can pick for ``spec`` (a slider's stops, a choice's options)."""
-    from ui.params import BoolParam, ChoiceParam, FloatParam, IntParam, nice_values
+    from ui.plain.params import BoolParam, ChoiceParam, FloatParam, IntParam, nice_values
 
     if isinstance(spec, IntParam):
         values = nice_values(spec)
@@ -178,7 +178,7 @@ class Dashboard:
         sys.path.insert(0, str(ROOT / "tests"))
         import pages_under_test as put
 
-        from ui import menu
+        from ui.shared import menu
 
         self.rng = rng
         self.pages = []

@@ -151,7 +151,7 @@ _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 def rendered(markdown: str) -> str:
     """Markdown source as a reader sees its characters: backslash escapes of ASCII
-    punctuation removed (``'3\\.7'`` -> ``'3.7'``; ``ui.safe_text`` escapes values)."""
+    punctuation removed (``'3\\.7'`` -> ``'3.7'``; ``ui.plain.safe_text`` escapes values)."""
     return _ESCAPED.sub(r"\1", markdown)
 
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from ui import menu
-from ui.params import CARRIED, SHARED, BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
+from ui.plain.params import CARRIED, SHARED, BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
+from ui.shared import menu
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def specs_of(entry) -> tuple:
     try:
-        module = importlib.import_module(f"ui.specs.{entry.name}")
+        module = importlib.import_module(f"ui.features.{entry.name}.specs")
     except ModuleNotFoundError:
         return ()
     return tuple(module.SPECS)
@@ -60,7 +60,7 @@ def largest(entry) -> dict[str, str]:
 
 
 def tab_spec(entry):
-    """The page's lazy-tab spec (``ui.specs.tab_param``), or None."""
+    """The page's lazy-tab spec (``ui.plain.params.tab_param``), or None."""
     return next((s for s in specs_of(entry) if s.key.endswith("_tab")), None)
 
 
@@ -68,13 +68,13 @@ def tabs(entry) -> list[tuple[str, dict[str, str]]]:
     """``(name, query)`` opening each lazy tab of the page (its English label); pages
     without tabs give one entry with an empty query."""
     if entry.name == "story":  # the story's steps stand in for tabs: each is walked
-        from ui.story import STEPS
+        from ui.features.story.view import STEPS
 
         return [(name, {"step": str(n)}) for n, name in enumerate(STEPS, 1)]
     spec = tab_spec(entry)
     if spec is None:
         return [("", {})]
-    module = importlib.import_module(f"ui.specs.{entry.name}")
+    module = importlib.import_module(f"ui.features.{entry.name}.specs")
     return [(name, {spec.key: spec.options[i]}) for i, name in enumerate(module.TAB_NAMES)]
 
 
@@ -83,7 +83,7 @@ def open_tab(entry, query: dict[str, str]) -> str:
     spec = tab_spec(entry)
     if spec is None:
         return ""
-    names = importlib.import_module(f"ui.specs.{entry.name}").TAB_NAMES
+    names = importlib.import_module(f"ui.features.{entry.name}.specs").TAB_NAMES
     label = query.get(spec.key)
     return names[spec.options.index(label) % len(names)] if label in spec.options else names[0]
 
@@ -103,3 +103,16 @@ IDS = [entry.name for entry in PAGES]
 # Every (page, tab): lazy tabs run only when open, so each needs its own runs.
 PAGE_TABS = [(entry, name, query) for entry in PAGES for name, query in tabs(entry)]
 PAGE_TAB_IDS = [f"{entry.name}[{name}]" if name else entry.name for entry, name, _ in PAGE_TABS]
+
+
+def every_spec() -> dict:
+    """Every URL-bound control of the app by its key: the carried ones and each page's."""
+    found = {spec.key: spec for spec in CARRIED}
+    for entry in PAGES:
+        found |= {spec.key: spec for spec in specs_of(entry)}
+    return found
+
+
+def setting_label(lang: str, key: str) -> str:
+    """The label on screen of the setting kept in the URL under ``key``."""
+    return every_spec()[key].label_text(lang)

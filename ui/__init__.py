@@ -10,10 +10,10 @@ a page. Inside ``ui`` each module has one job (the table in CONTRIBUTING.md):
   captions, callbacks or translated tables.
 - display: ``controls`` (the facade over ``url_state``, ``widgets``, ``layout``,
   ``latex_rows``, ``lazy_tabs``), a page's tab and ``*_view`` modules, ``menu``,
-  ``notices``: Streamlit widgets, captions and tables; texts come from ``ui.i18n.t``.
+  ``notices``: Streamlit widgets, captions and tables; texts come from ``ui.shared.i18n.t``.
 - shared pieces without a page (``pe_table``, ``columns``, ``tokens``, ``tables``), the
   control specs (``params``, ``ui.specs``) and the escaping of visitor text (``safe_text``).
-- ``ui.texts``: one read-only catalogue per language, shared by every session.
+- ``ui.plain.texts``: one read-only catalogue per language, shared by every session.
 """
 
 import numpy  # noqa: F401  (loads the BLAS library the limit below applies to)

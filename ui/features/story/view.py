@@ -1,0 +1,404 @@
+"""The "Start here" story: one idea per step, in order (``pages/0_Start_here.py``).
+
+``STEPS`` names the steps in order; ``/Start_here?step=N`` opens step N (1-based).
+Each step draws, top to bottom: two short lines (a placeholder filled once its numbers
+are known), at most two controls, one chart computed live by ``posenc``, a formula,
+and a link to the page and tab that explore the idea, with the step's settings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+import streamlit as st
+
+import posenc
+from posenc import spectrum
+from ui.features.story import data, specs
+from ui.features.story import figures as story_figs
+from ui.plain import clock as wavelength_figs
+from ui.plain import table_figure as home_figs
+from ui.plain.story_outline import STEPS
+from ui.shared import controls, figure_cache, menu
+from ui.shared.i18n import t
+from ui.shared.pe_table import table_grid
+
+# A room follows the presenter: every session on a step asks for the same figures.
+# Built once per process and language (ui/shared/figure_cache.py, issue #23).
+figs = figure_cache.CachedModule(story_figs)
+wl_figs = figure_cache.CachedModule(wavelength_figs)
+home_heatmap = figure_cache.cached(home_figs.home_heatmap)
+
+_WRITTEN = "_story_step_written"  # the step this session last put in the URL
+
+
+class Deeper(NamedTuple):
+    """Where a step's idea is explored: a page (``ui.shared.menu`` name), its tab, settings."""
+
+    page: str
+    tab_key: str
+    tab: str
+    params: dict[str, str]
+
+
+# ------------------------------------------------------------------ navigation
+
+
+def current_step() -> int:
+    """The step to show: the URL's ``step`` when it changed outside this session (a link,
+    the address bar, the browser's back button), else the session's; written back to the
+    URL so the address always names the slide."""
+    url = st.query_params.get(specs.STEP.key)
+    step = st.session_state.get(specs.STEP.key, specs.STEP.default)
+    if url is not None and url != st.session_state.get(_WRITTEN):
+        try:
+            step = specs.STEP.parse(url)
+        except ValueError:  # setup_page has named it in a notice and dropped it
+            step = specs.STEP.default
+    _go(step)
+    return step
+
+
+def _go(step: int) -> None:
+    st.session_state[specs.STEP.key] = step
+    st.query_params[specs.STEP.key] = st.session_state[_WRITTEN] = str(step)
+
+
+def navigation(step: int) -> None:
+    """Back / Next (also the arrow keys) and "Step n of N"."""
+    row = st.container(horizontal=True, vertical_alignment="center")
+    row.button(
+        t("story.back"), key="story_back", shortcut="left",
+        disabled=step <= 1, on_click=_go, args=(step - 1,), help=t("story.back_help"),
+    )  # fmt: skip
+    row.button(
+        t("story.next"), key="story_next", shortcut="right",
+        disabled=step >= len(STEPS), on_click=_go, args=(step + 1,), help=t("story.next_help"),
+        type="primary",
+    )  # fmt: skip
+    row.markdown(t("story.step_of", n=step, total=len(STEPS)))
+
+
+def show(step: int) -> Deeper:
+    """Draw step ``step`` (1-based) and its go-deeper link; return the link's target."""
+    name = STEPS[step - 1]
+    st.header(t(f"story.{name}_title"))
+    navigation(step)
+    lead = st.empty()
+    deeper = VIEWS[name](lead)
+    target = next(page for page in menu.PAGES if page.name == deeper.page)
+    st.page_link(
+        target.path,
+        label=t("story.deeper", page=t(target.label_key), tab=t(f"{deeper.page}.tab_{deeper.tab}")),
+        icon=":material/explore:",
+        query_params=link_params(deeper),
+    )
+    with controls.notes():
+        st.markdown(t(f"story.{name}_notes"))
+    return deeper
+
+
+def link_params(deeper: Deeper) -> dict[str, str]:
+    """The go-deeper link's query: the carried settings, the tab, the step's settings."""
+    return {**menu.link_params(), deeper.tab_key: deeper.tab, **deeper.params}
+
+
+def _two(lead, first: str, second: str) -> None:
+    lead.markdown(first + "\n\n" + second)
+
+
+def _slider(spec, name: str, container=st):
+    return controls.slider(spec, t(f"story.{name}"), t(f"story.{name}_help"), container=container)
+
+
+def _plot(fig, name: str) -> None:
+    controls.plot(fig, f"story_{name}_chart")
+
+
+def _stacked() -> bool:
+    return controls.phone() or controls.presenting()
+
+
+def _num(x: float, digits: int = 3) -> str:
+    return f"{x:.{digits}g}"
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def tiny(x: float) -> str:
+    """A small size in school notation, one digit: ``5 × 10⁻¹⁵`` (not ``5e-15``)."""
+    if x == 0:
+        return "0"
+    mantissa, exponent = f"{abs(x):.0e}".split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+# ------------------------------------------------------------------ the steps
+
+
+def order(lead) -> Deeper:
+    with_pe = controls.toggle(specs.ORDER_PE, t("story.order_pe"), t("story.order_pe_help"))
+    a, b = data.dog_outputs(with_pe)
+    gap = float(np.abs(a - b).max())
+    second = t("story.order_apart", gap=_num(gap)) if with_pe else t("story.order_same")
+    _two(lead, t("story.order_lead"), second)
+    _plot(figs.order_figure(a, b, t, height=controls.chart_height(320)), "order")
+    st.latex(
+        r"\operatorname{softmax}\!\Big(\tfrac{(PX)(PX)^\top}{\sqrt d}\Big)\,PX"
+        r" = P\,\operatorname{softmax}\!\Big(\tfrac{XX^\top}{\sqrt d}\Big)\,X"
+    )
+    return Deeper("heatmap", "hm_tab", "embedding", {"hm_sentence": t("story.order_sentence")})
+
+
+def naive(lead) -> Deeper:
+    length = int(_slider(specs.NAIVE_LEN, "naive_len"))
+    codes = data.naive_codes(length)
+    short = data.SHORT_LEN
+    _two(
+        lead,
+        t(
+            "story.naive_lead",
+            short=short,
+            L=length,
+            a=_num(codes["short"][3]),
+            b=_num(codes["long"][3]),
+        ),
+        t("story.naive_index", top=length - 1),
+    )
+    fig = figs.naive_figure(
+        codes, length, short, t, height=controls.chart_height(340), stacked=_stacked()
+    )
+    _plot(fig, "naive")
+    st.latex(r"PE_p = \frac{p}{L-1} \qquad\qquad PE_p = p")
+    return Deeper("binary", "bin_tab", "criteria", {"seq_len": str(length)})
+
+
+def binary(lead) -> Deeper:
+    bits = int(_slider(specs.BITS, "bits"))
+    table = data.counter(bits)
+    _two(lead, t("story.binary_lead", n=2**bits, bits=bits), t("story.binary_flips"))
+    _plot(figs.counter_figure(table, t, height=controls.chart_height(120 + 18 * 2**bits)), "binary")
+    st.latex(
+        r"p = \sum_i \beta_i\, 2^i,\qquad \beta_i(p) = \big\lfloor p / 2^i \big\rfloor \bmod 2"
+    )
+    # One pair per bit: the sin/cos panel of the evolution stays as narrow as the counter.
+    params = {"seq_len": str(2**bits), "d_model": str(2 * bits)}
+    return Deeper("binary", "bin_tab", "evolution", params)
+
+
+def smooth(lead) -> Deeper:
+    bit = int(_slider(specs.BIT, "bit"))
+    curves = data.smooth_bit(bit)
+    _two(
+        lead,
+        t("story.smooth_lead", i=bit, period=2 ** (bit + 1)),
+        t("story.smooth_next", ratio=_num(1 / data.speed_ratio())),
+    )
+    _plot(figs.smooth_figure(curves, bit, t, height=controls.chart_height(320)), "smooth")
+    st.latex(
+        r"\beta_i(p) \approx \tfrac12 - \tfrac{2}{\pi}\Big(\cos\tfrac{\omega_i}{2}\,\sin\omega_i p"
+        r" + \sin\tfrac{\omega_i}{2}\,\cos\omega_i p\Big),\qquad \omega_i = \frac{\pi}{2^i}"
+    )
+    return Deeper("binary", "bin_tab", "counter", {"bin_bits": "4"})
+
+
+def clock(lead) -> Deeper:
+    p = int(_slider(specs.CLOCK_P, "clock_p"))
+    d = data.CLOCK_D
+    lam = posenc.wavelengths(d, data.BASE)
+    _two(
+        lead,
+        t("story.clock_lead"),
+        t("story.clock_ratio", d=d, ratio=_num(data.wavelength_ratio()), last=f"{lam[-1]:,.0f}"),
+    )
+    dial = np.arange(d // 2)
+    frames = p + np.arange(wl_figs.MAX_FRAMES)
+    hand_x, hand_y, _ = spectrum.clock_hands(frames, dial, d, data.BASE)
+    fig = wl_figs.clock_figure(
+        dial, lam, frames, hand_x, hand_y, t, stacked=controls.phone(),
+        columns=None if controls.phone() else 4,  # 8 dials: two rows of four
+    )  # fmt: skip
+    _plot(fig, "clock")
+    st.latex(
+        r"(\sin\omega_i p,\ \cos\omega_i p),\qquad \omega_i = b^{-2i/d},"
+        r"\qquad \lambda_i = 2\pi\, b^{2i/d}"
+    )
+    return Deeper(
+        "wavelengths",
+        "wl_tab",
+        "clock",
+        {"d_model": str(d), "wl_clock_p": str(p), "wl_dials": str(d // 2)},
+    )
+
+
+def table(lead) -> Deeper:
+    d = int(_slider(specs.TABLE_D, "table_d"))
+    fast, slow = data.column_changes(d)
+    _two(
+        lead,
+        t("story.table_lead"),
+        t("story.table_columns", fast=f"{fast:.2f}", slow=f"{slow:.3f}", L=data.TABLE_LEN),
+    )
+    grid = table_grid("paper", data.TABLE_LEN, d, data.BASE, "interleaved", False)
+    fig = home_heatmap(
+        grid, t("common.dimension"), t("common.position"), z_title=t("common.value"),
+        height=controls.chart_height(360),
+    )  # fmt: skip
+    _plot(fig, "table")
+    st.latex(r"PE_{(p,\,2i)} = \sin(\omega_i\, p),\quad PE_{(p,\,2i+1)} = \cos(\omega_i\, p)")
+    return Deeper("heatmap", "hm_tab", "table", {"seq_len": str(data.TABLE_LEN), "d_model": str(d)})
+
+
+def shift(lead) -> Deeper:
+    k = int(_slider(specs.SHIFT_K, "shift_k"))
+    omega, s, c = data.shift_pair()
+    starts = data.arrow_starts(k)
+    angle = float(data.shift_angles(k)[0])
+    _two(
+        lead,
+        t("story.shift_lead", pair=data.SHIFT_PAIR, omega=_num(omega), k=k, angle=f"{angle:.2f}"),
+        t("story.shift_cos"),
+    )
+    fig = figs.circle_figure(
+        s, c, starts.tolist(), k, data.SHIFT_LEN, t, height=controls.chart_height(420)
+    )
+    _plot(fig, "shift")
+    st.latex(
+        r"\big[\sin\omega(p{+}k),\ \cos\omega(p{+}k)\big] = \big[\sin\omega p,\ \cos\omega p\big]"
+        r"\begin{bmatrix}\cos\omega k & -\sin\omega k\\ \sin\omega k & \cos\omega k\end{bmatrix}"
+    )
+    params = {"d_model": str(data.SHIFT_D), "rot_k": str(k), "rot_pair": str(data.SHIFT_PAIR)}
+    return Deeper("rotation", "rot_tab", "circle", params | {"rot_p": str(int(starts[0]))})
+
+
+def dot(lead) -> Deeper:
+    p = int(_slider(specs.DOT_P, "dot_p"))
+    k, first, moved = data.dot_curves(p)
+    gap = float(np.abs(first - moved).max())
+    _two(lead, t("story.dot_lead", p=p, gap=tiny(gap)), t("story.dot_only"))
+    lines = [
+        (t("story.dot_line", p=0), first, figs.BLUE, "solid"),
+        (t("story.dot_line", p=p), moved, figs.RED, "dash"),
+    ]
+    fig = figs.lines_figure(
+        k, lines, t, x_title=t("story.offset_k"), y_title=t("story.dot_y"),
+        hover=t("story.dot_hover"), height=controls.chart_height(320),
+    )  # fmt: skip
+    _plot(fig, "dot")
+    st.latex(r"PE_{p} \cdot PE_{p+k} = \sum_{i=0}^{d/2-1} \cos(\omega_i k)")
+    return Deeper("rotation", "rot_tab", "dot", {"d_model": str(data.DOT_D), "rot_p": str(p)})
+
+
+def weights(lead) -> Deeper:
+    cols = st.columns(2)
+    k = int(_slider(specs.W_K, "w_k", cols[0]))
+    seed = int(_slider(specs.W_SEED, "w_seed", cols[1]))
+    plain, weighted = data.added_scores(k, seed)
+    _two(
+        lead,
+        t("story.weights_lead"),
+        t("story.weights_swing", k=k, flat=f"{plain[0]:.2f}", swing=f"{data.swing(weighted):.2f}"),
+    )
+    m = data.query_positions(k)
+    lines = [
+        (t("story.weights_plain"), plain, figs.GREY, "solid"),
+        (t("story.weights_w"), weighted, figs.RED, "solid"),
+    ]
+    fig = figs.lines_figure(
+        m, lines, t, x_title=t("story.query_m", k=k), y_title=t("story.score"),
+        hover=t("story.score_hover"), height=controls.chart_height(320),
+    )  # fmt: skip
+    _plot(fig, "weights")
+    st.latex(r"(PE_m W_q)(PE_n W_k)^\top = PE_m\, W_q W_k^\top\, PE_n^\top")
+    return Deeper("rope", "rope_tab", "compare", {"rope_seed": str(seed)})
+
+
+def rope(lead) -> Deeper:
+    k = int(_slider(specs.ROPE_K, "rope_k"))
+    scores = data.rope_scores(k)
+    _, weighted = data.added_scores(k, 0)
+    _two(
+        lead,
+        t("story.rope_lead"),
+        t("story.rope_flat", k=k, value=f"{scores[0]:.2f}", spread=tiny(data.swing(scores))),
+    )
+    lines = [
+        (t("story.rope_line"), scores, figs.BLUE, "solid"),
+        (t("story.rope_previous"), weighted, figs.GREY, "dot"),
+    ]
+    fig = figs.lines_figure(
+        data.query_positions(k), lines, t, x_title=t("story.query_m", k=k),
+        y_title=t("story.score"),
+        hover=t("story.score_hover"), height=controls.chart_height(320),
+    )  # fmt: skip
+    _plot(fig, "rope")
+    st.latex(
+        r"\big\langle R(m\theta)\,q,\ R(n\theta)\,k \big\rangle"
+        r" = \big\langle q,\ R\big((n-m)\theta\big)\,k \big\rangle = g(m-n)"
+    )
+    return Deeper("rope", "rope_tab", "pair", {"rope_m": str(3 + k), "rope_n": "3"})
+
+
+def decay(lead) -> Deeper:
+    d = int(_slider(specs.DECAY_D, "decay_d"))
+    r, values = data.decay(d)
+    at = data.decay_at(d)
+    pct = {n: f"{100 * v:.0f}%" for n, v in at.items()}
+    _two(
+        lead,
+        t("story.decay_lead"),
+        t("story.decay_at", d=d, r10=pct[10], r100=pct[100], r1000=pct[1000]),
+    )
+    lines = [(t("story.decay_line", d=d), values, figs.BLUE, "solid")]
+    fig = figs.lines_figure(
+        r, lines, t, x_title=t("story.distance_r"), y_title=t("story.decay_y"),
+        hover=t("story.decay_hover"), height=controls.chart_height(320), log_x=True,
+    )  # fmt: skip
+    _plot(fig, "decay")
+    st.latex(
+        r"\frac{\mathbb{E}\,g(r)}{\mathbb{E}\,g(0)}"
+        r" = \frac{2}{d}\sum_{j=0}^{d/2-1} \cos(r\,\theta_j)"
+    )
+    return Deeper("rope", "rope_tab", "decay", {"rope_decay": "same", "rope_head_dim": str(d)})
+
+
+def extend(lead) -> Deeper:
+    factor = float(_slider(specs.FACTOR, "factor"))
+    ratios = data.speed_ratios(factor)
+    _two(
+        lead,
+        t("story.extend_lead", s=f"{factor:g}", L0=data.EXT_ORIGINAL),
+        t("story.extend_methods"),
+    )
+    lines = [
+        (t(f"story.method_{name}"), ratios[name], colour, dash)
+        for name, colour, dash in zip(data.METHODS, figs.COLOURS, figs.DASHES, strict=True)
+    ]
+    fig = figs.lines_figure(
+        np.arange(ratios["linear"].size), lines, t, x_title=t("story.pair_j"),
+        y_title=t("story.extend_y"), hover=t("story.extend_hover"),
+        height=controls.chart_height(320),
+    )  # fmt: skip
+    _plot(fig, "extend")
+    parts = (
+        r"\theta_j' = \tfrac{\theta_j}{s}\ \ (\mathrm{PI})",
+        r"\theta_j' = b'^{-2j/d},\ b' > b\ \ (\mathrm{NTK})",
+        r"\theta_j' = (1-\gamma_j)\tfrac{\theta_j}{s} + \gamma_j\theta_j\ \ (\mathrm{YaRN})",
+    )  # one method a line on a phone (one line wrapped inside the NTK formula)
+    st.latex((r" \\ " if controls.phone() else r",\qquad ").join(parts))
+    params = {
+        "rope_scaling": "yarn",
+        "rope_factor": f"{factor:g}",
+        "rope_head_dim": str(data.EXT_D),
+    }
+    return Deeper("rope", "rope_tab", "extension", params | {"rope_orig": str(data.EXT_ORIGINAL)})
+
+
+VIEWS: dict[str, Callable[..., Deeper]] = {
+    "order": order, "naive": naive, "binary": binary, "smooth": smooth, "clock": clock,
+    "table": table, "shift": shift, "dot": dot, "weights": weights, "rope": rope,
+    "decay": decay, "extend": extend,
+}  # fmt: skip
