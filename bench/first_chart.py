@@ -32,14 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.conftest import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    answers,
-    free_port,
-    start_server,
-    stop_server,
-)
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.server import answers, free_port, start_server, stop_server  # noqa: E402
 from ui.shared import menu  # noqa: E402
 
 TARGET = 1.3

@@ -34,7 +34,7 @@ from first_chart import (  # noqa: E402
 )
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 HEAD, CHART = BARE_PAGE.rsplit("\n\n", 1)
 HEATMAP = """import numpy as np

@@ -28,13 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.conftest import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    start_server,
-    stop_server,
-    wait_for_app,
-)
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, wait_for_app  # noqa: E402
+from tests.support.server import start_server, stop_server  # noqa: E402
 from ui.shared import menu  # noqa: E402
 
 PRESENTER = {"width": 1024, "height": 768}

@@ -48,7 +48,8 @@ sys.path.insert(0, str(ROOT))
 from playwright.async_api import async_playwright  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.server import start_server, stop_server  # noqa: E402
 from ui.shared import menu  # noqa: E402
 
 # Edits to the working tree during a run must not reload modules under the sessions;

@@ -17,14 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import sync_playwright
 
-from tests.conftest import (
-    ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    start_server,
-    stop_server,
-    wait_for_app,
-)
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, wait_for_app
+from tests.support.paths import ARTIFACTS
+from tests.support.server import start_server, stop_server
 
 
 def main() -> None:

@@ -172,12 +172,10 @@ def _choices(spec) -> list[str]:
 
 
 class Dashboard:
-    """Random pages and settings, one change per rerun (from tests/pages_under_test.py)."""
+    """Random pages and settings, one change per rerun (from tests/support/views.py)."""
 
     def __init__(self, rng: random.Random, pages: str | None = None):
-        sys.path.insert(0, str(ROOT / "tests"))
-        import pages_under_test as put
-
+        from tests.support import views as put
         from ui.shared import menu
 
         self.rng = rng

@@ -50,7 +50,8 @@ sys.path.insert(0, str(ROOT))
 from playwright.async_api import async_playwright  # noqa: E402
 
 from bench.rerun_scaling import largest_settings, tab_queries  # noqa: E402
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS, answers  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.support.server import answers  # noqa: E402
 
 SERVER_ENV = {
     "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none",

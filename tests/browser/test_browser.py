@@ -4,10 +4,11 @@ from contextlib import contextmanager
 from urllib.parse import parse_qsl, urlparse
 
 import pytest
-from conftest import ARTIFACTS, real_errors, start_server, stop_server, wait_for_app
-from pages_under_test import CHARTLESS, PAGES, ROOT, tab_spec, tabs
+from support.browser import real_errors, wait_for_app
+from support.paths import ARTIFACTS
+from support.server import start_server, stop_server
+from support.views import CHARTLESS, PAGES, ROOT, setting_label, tab_spec, tabs
 
-from pages_under_test import setting_label
 from ui.plain.texts import text
 from ui.shared import menu
 from ui.shared.i18n import t

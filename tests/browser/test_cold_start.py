@@ -12,7 +12,8 @@ has no attribute 'TEXTS'", "cannot import name 'table_grid' from 'ui.features.he
 from pathlib import Path
 
 import pytest
-from conftest import start_server, stop_server, wait_for_app
+from support.browser import wait_for_app
+from support.server import start_server, stop_server
 
 from ui.shared import menu
 

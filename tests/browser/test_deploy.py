@@ -14,7 +14,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, free_port
+from support.paths import ROOT
+from support.server import free_port
 
 sys.path.insert(0, str(ROOT / "bench"))
 import serve_load

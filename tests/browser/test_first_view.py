@@ -13,11 +13,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import conftest
 import plotly.graph_objects as go
 import pytest
 import streamlit as st
 from plotly.subplots import make_subplots
+from support.apptest import run_page
+from support.browser import wait_for_app
+from support.screen import figures
 
 from bench import first_view
 from ui.plain.style import PRESENTER_LEGEND, PRESENTER_TICK, PRESENTER_TITLE, presenter_fonts
@@ -137,13 +139,13 @@ def test_a_page_asks_for_the_sidebar_state_of_its_mode(monkeypatch, present, sta
     monkeypatch.setattr(
         st, "set_page_config", lambda **kw: asked.append(kw) or real(**kw), raising=True
     )
-    conftest.run_page("4_Rotation.py", {"present": present} if present else None, TIMEOUT)
+    run_page("4_Rotation.py", {"present": present} if present else None, TIMEOUT)
     states = [kw["initial_sidebar_state"] for kw in asked if "initial_sidebar_state" in kw]
     assert states and states[-1] == state
 
 
 def _first_chart(at) -> dict:
-    return conftest.figures(at)[0]
+    return figures(at)[0]
 
 
 # The five explorer pages (the story page has no lead to fold; home keeps its intro).
@@ -154,7 +156,7 @@ EXPLORERS = [
 
 @pytest.mark.parametrize("page", [None, *EXPLORERS])
 def test_presenter_mode_gives_every_first_chart_projector_type(page):
-    at = conftest.run_page(page, {"present": "true"}, TIMEOUT)
+    at = run_page(page, {"present": "true"}, TIMEOUT)
     layout = _first_chart(at)["layout"]
     axes = [v for k, v in layout.items() if k.startswith(("xaxis", "yaxis"))]
     assert axes and min(a["tickfont"]["size"] for a in axes) >= PRESENTER_TICK, page
@@ -165,24 +167,24 @@ def test_presenter_mode_gives_every_first_chart_projector_type(page):
 
 @pytest.mark.parametrize("page", EXPLORERS)
 def test_a_desktop_shows_the_lead_open_and_the_usual_type(page):
-    at = conftest.run_page(page, None, TIMEOUT)
+    at = run_page(page, None, TIMEOUT)
     assert t("common.about_page") not in [e.label for e in at.expander]
     assert _first_chart(at)["layout"]["font"]["size"] < PRESENTER_TICK
 
 
 def test_a_phone_gets_charts_without_the_mode_bar(monkeypatch):
     monkeypatch.setattr(layout, "user_agent", lambda: first_view.IPHONE["user_agent"])
-    at = conftest.run_page("1_Heatmap.py", None, TIMEOUT)
+    at = run_page("1_Heatmap.py", None, TIMEOUT)
     chart = at.get("plotly_chart")[0]
     assert json.loads(chart.proto.config)["displayModeBar"] is False
     monkeypatch.setattr(layout, "user_agent", lambda: "")  # a desktop
-    desk = conftest.run_page("1_Heatmap.py", None, TIMEOUT)
+    desk = run_page("1_Heatmap.py", None, TIMEOUT)
     assert "displayModeBar" not in json.loads(desk.get("plotly_chart")[0].proto.config or "{}")
 
 
 @pytest.mark.parametrize(("present", "inline"), [("true", True), (None, False)])
 def test_home_draws_the_table_size_above_the_table_in_presenter_mode(present, inline):
-    at = conftest.run_page(None, {"present": present} if present else None, TIMEOUT)
+    at = run_page(None, {"present": present} if present else None, TIMEOUT)
     in_sidebar = {w.key for w in at.sidebar.number_input}
     assert ("seq_len" not in in_sidebar) == inline
     assert ("d_model" not in in_sidebar) == inline
@@ -201,13 +203,13 @@ def test_presenter_mode_starts_with_the_sidebar_closed_and_a_button_that_opens_i
     # not reach the settings or leave presenter mode.
     pg = screens["presenter"]
     pg.goto(server.url + "/Rotation?present=true")
-    conftest.wait_for_app(pg)
+    wait_for_app(pg)
     assert pg.evaluate(SIDEBAR_WIDTH) < 50
     pg.get_by_test_id("stExpandSidebarButton").click()
     pg.wait_for_function(f"() => ({SIDEBAR_WIDTH})() > 250")
     pg.get_by_text(t("common.present")).click()  # untick: the sidebar stays open
     pg.wait_for_url(lambda url: "present" not in url)
-    conftest.wait_for_app(pg)
+    wait_for_app(pg)
     assert pg.evaluate(SIDEBAR_WIDTH) > 250
 
 
@@ -234,7 +236,7 @@ def test_a_square_heatmap_on_a_phone_is_as_tall_as_it_is_wide(monkeypatch):
 def test_on_a_phone_a_wide_table_scrolls_in_its_own_box(server, screens):
     pg = screens["phone"]
     pg.goto(server.url + "/Wavelengths")  # the bases table: five columns of numbers
-    conftest.wait_for_app(pg)
+    wait_for_app(pg)
     table = "document.querySelector('[data-testid=stMain] [data-testid=stMarkdownContainer] table')"
     # st.html's style arrives a moment after the table: wait for it (or time out).
     pg.wait_for_function(
@@ -254,7 +256,7 @@ def test_on_a_phone_a_wide_table_scrolls_in_its_own_box(server, screens):
 def test_on_a_phone_a_square_heatmaps_colour_bar_is_no_taller_than_its_plot(server, screens):
     pg = screens["phone"]
     pg.goto(server.url + "/Heatmap?hm_tab=Similarity")
-    conftest.wait_for_app(pg)
+    wait_for_app(pg)
     pg.wait_for_selector("[data-testid=stPlotlyChart] .colorbar")
     sizes = pg.evaluate(
         "() => { const c = document.querySelector('[data-testid=stPlotlyChart]');"

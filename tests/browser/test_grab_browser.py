@@ -4,7 +4,7 @@ it drives, the address and the chart follow."""
 from __future__ import annotations
 
 import pytest
-from conftest import real_errors, wait_for_app
+from support.browser import real_errors, wait_for_app
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
-from conftest import ROOT, start_server, stop_server
+from support.paths import ROOT
+from support.server import start_server, stop_server
 
 sys.path.insert(0, str(ROOT / "bench"))
 import serve_load

@@ -4,7 +4,7 @@ follows, so a presenter can copy the link of any slide."""
 from urllib.parse import parse_qsl, urlparse
 
 import pytest
-from conftest import real_errors, wait_for_app
+from support.browser import real_errors, wait_for_app
 
 from ui.features.story.view import STEPS
 from ui.plain.texts import text

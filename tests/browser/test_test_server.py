@@ -6,9 +6,9 @@ import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import conftest
 import pytest
-from conftest import start_server, stop_server
+import support.server
+from support.server import free_port, listens, start_server, stop_server
 
 
 @pytest.fixture
@@ -58,11 +58,11 @@ def test_a_port_held_by_another_program_is_reported_not_used(holder, request):
 @pytest.mark.parametrize("holder", HOLDERS)
 def test_a_picked_port_held_by_another_program_is_replaced(holder, request, monkeypatch):
     held = request.getfixturevalue(holder)
-    picks, pick = iter([held]), conftest.free_port
-    monkeypatch.setattr(conftest, "free_port", lambda: next(picks, None) or pick())
+    picks, pick = iter([held]), free_port
+    monkeypatch.setattr(support.server, "free_port", lambda: next(picks, None) or pick())
     server = start_server()
     try:
         assert server.port != held
-        assert conftest.listens(server.process.pid, server.port)
+        assert listens(server.process.pid, server.port)
     finally:
         stop_server(server)

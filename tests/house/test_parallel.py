@@ -1,13 +1,15 @@
-"""The README's test command runs on two workers (pytest-xdist); the tests that start a
-server, nginx or Chromium share one of them (tests/conftest.py)."""
+"""The README's test command runs on three workers (pytest-xdist); the tests that start a
+server, nginx or Chromium share one of them, and they, the browser tests and the sweeps are
+``slow`` (tests/support/groups.py, applied by tests/conftest.py)."""
 
 from __future__ import annotations
 
 import inspect
 import os
 
-import conftest
 import pytest
+from support.groups import KATEX_ONLY_FILES, SERVER_FILES, SLOW_FOLDERS, runs_servers
+from support.paths import TESTS
 
 
 def _group(item) -> str | None:
@@ -28,14 +30,14 @@ def test_every_test_that_starts_a_server_or_a_browser_is_in_the_servers_group(re
     if not request.config.pluginmanager.hasplugin("xdist"):
         pytest.skip("pytest-xdist not loaded (-p no:xdist)")
     items = request.session.items
-    starts = [item for item in items if conftest.runs_servers(item)]
+    starts = [item for item in items if runs_servers(item)]
     browser = [item for item in items if item.get_closest_marker("browser")]
     names = {item.path.name for item in items}
-    if names >= {path.name for path in conftest.ROOT.glob("tests/test_*.py")}:  # whole suite
+    if names >= {path.name for path in TESTS.rglob("test_*.py")}:  # whole suite
         assert len(browser) >= 50, len(browser)  # about 100 browser tests
-        assert conftest.SERVER_FILES <= names  # each listed file exists
+        assert SERVER_FILES <= names  # each listed file exists
     assert set(browser) <= set(starts)
-    katex = [item for item in starts if item.path.name in conftest.KATEX_ONLY_FILES]
+    katex = [item for item in starts if item.path.name in KATEX_ONLY_FILES]
     grouped = [item for item in starts if item not in set(katex)]
     assert all(_group(item) == "servers" for item in grouped)
     assert all(_group(item) is None for item in items if item not in set(grouped))
@@ -43,9 +45,21 @@ def test_every_test_that_starts_a_server_or_a_browser_is_in_the_servers_group(re
     for item in items:
         source = _source(item) if item.path.name != "test_parallel.py" else ""
         if "start_server(" in source or "Popen(" in source:
-            assert conftest.runs_servers(item), item.nodeid
+            assert runs_servers(item), item.nodeid
 
 
 def _source(item) -> str:
     function = getattr(item, "function", None)
     return inspect.getsource(function) if function is not None else ""
+
+
+def test_browser_server_and_sweep_tests_are_slow_and_no_other(request):
+    """``-m "not slow"`` leaves out exactly the tests under tests/browser/ and
+    tests/sweeps/ and those that start a server or a browser."""
+    items = request.session.items
+    for item in items:
+        expected = runs_servers(item) or any(item.path.is_relative_to(f) for f in SLOW_FOLDERS)
+        assert (item.get_closest_marker("slow") is not None) == expected, item.nodeid
+    if {item.path.name for item in items} >= {path.name for path in TESTS.rglob("test_*.py")}:
+        slow = {item.path.parent.name for item in items if item.get_closest_marker("slow")}
+        assert {"browser", "sweeps"} <= slow  # the whole suite has both folders' tests

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from peers import keys as peer_keys
-from peers import peer
-from peers import settings as peer_settings
+from support.peers import keys as peer_keys
+from support.peers import peer
+from support.peers import settings as peer_settings
 
 import posenc
 from posenc import rope, rope_frequencies, rope_scores, split_permutation

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scheme_peers import keys, peer
-from scheme_peers import settings as peer_settings
+from support.scheme_peers import keys, peer
+from support.scheme_peers import settings as peer_settings
 
 from posenc import rope_frequencies
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from peers import peer
+from support.peers import peer
 
 from posenc import sinusoidal
 from posenc.similarity import MAX_SIMILARITY_LENGTH, dot_products, similarity_matrix

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
-from peers import peer, settings
+from support.peers import peer, settings
 
 import posenc
 

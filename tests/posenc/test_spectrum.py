@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import peers as peers_module
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import peers as peers_module
 
 import posenc
 from posenc import spectrum

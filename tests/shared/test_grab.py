@@ -10,8 +10,9 @@ import json
 
 import numpy as np
 import pytest
-from conftest import chart, decode, figures, run_page, tab_label
 from streamlit.testing.v1 import AppTest
+from support.apptest import run_page, tab_label
+from support.screen import chart, decode, figures
 
 from ui.features.heatmap import specs as hm
 from ui.plain.pick import PICK

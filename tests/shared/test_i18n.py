@@ -4,12 +4,13 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import notice_text, run_page
+from support.apptest import run_page
+from support.screen import notice_text
+from support.views import setting_label
 
 from ui.features.rope import specs as rope_specs
 from ui.features.wavelengths import specs as wl_specs
 from ui.plain import params
-from pages_under_test import setting_label
 from ui.plain.texts import LANGUAGES, catalogue, text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,7 +113,9 @@ def test_a_text_edited_on_a_running_server_is_read_after_streamlit_reloads_the_a
     import sys
     import types
 
-    for name in [n for n in sys.modules if n == "ui.plain.texts" or n.startswith("ui.plain.texts.")]:
+    for name in [
+        n for n in sys.modules if n == "ui.plain.texts" or n.startswith("ui.plain.texts.")
+    ]:
         monkeypatch.delitem(sys.modules, name)
     edited = types.ModuleType("ui.plain.texts.en.home")  # the file as it is after the edit
     edited.TEXTS = {**importlib.import_module("ui.plain.texts.en.home").TEXTS, "home.added": "new"}

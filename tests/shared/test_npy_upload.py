@@ -283,7 +283,9 @@ def test_the_byte_cap_is_the_uploaders():
     import tomllib
     from pathlib import Path
 
-    config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit/config.toml").read_text())
+    config = tomllib.loads(
+        (Path(__file__).resolve().parents[2] / ".streamlit/config.toml").read_text()
+    )
     assert MAX_BYTES == config["server"]["maxUploadSize"] * 1024 * 1024
 
 

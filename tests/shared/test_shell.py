@@ -4,8 +4,10 @@ from itertools import pairwise
 from urllib.parse import parse_qs
 
 import pytest
-from conftest import APP, decode, figures, run_page
 from streamlit.testing.v1 import AppTest
+from support.apptest import run_page
+from support.paths import APP
+from support.screen import decode, figures
 
 from ui.plain.params import BASE, D_MODEL, SEQ_LEN
 from ui.shared import menu

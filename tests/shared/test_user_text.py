@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 import urllib.parse
 
-import conftest
 import pytest
-from conftest import chart, run_page, wait_for_app
+from support.apptest import run_page, run_page_on_tab, tab_label
+from support.browser import wait_for_app
+from support.screen import chart
 
 from ui.features.heatmap import specs as hm
 from ui.features.rope import specs as rp
@@ -172,7 +173,7 @@ def test_a_too_long_sentence_in_the_url_is_reset_to_the_default_as_the_notice_sa
 
 def test_a_too_long_number_list_gives_one_notice_and_leaves_the_url():
     query = {wl.DIMS.key: "1," * 61}  # cut at 120 characters it would end in an empty value
-    at = conftest.run_page_on_tab("2_Wavelengths.py", wl, query, "curves", 120)
+    at = run_page_on_tab("2_Wavelengths.py", wl, query, "curves", 120)
     lines = [line for line in notice(at).splitlines() if line.startswith("- ")]
     assert len(lines) == 1 and "120 characters" in lines[0], lines
     assert at.text_input(key=wl.DIMS.key).value == wl.DIMS.default
@@ -181,7 +182,7 @@ def test_a_too_long_number_list_gives_one_notice_and_leaves_the_url():
 
 @pytest.mark.browser
 def test_a_list_typed_after_a_refused_one_goes_into_the_url(server, page):
-    label = conftest.tab_label(wl, "curves")
+    label = tab_label(wl, "curves")
     query = urllib.parse.urlencode({wl.TAB.key: label, wl.DIMS.key: "1," * 61})
     page.goto(f"{server.url}/Wavelengths?{query}")
     wait_for_app(page)

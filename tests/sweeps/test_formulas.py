@@ -18,10 +18,11 @@ import ast
 from functools import cache
 from pathlib import Path
 
-import conftest
-import pages_under_test as put
 import pytest
 import streamlit
+from support import views as put
+from support.apptest import run_page
+from support.counts import CASES
 
 from ui.plain.params import ChoiceParam
 
@@ -82,10 +83,10 @@ def drawn_formulas(entry, opened: dict) -> frozenset[str]:
     """Every ``st.latex`` body one tab draws under :func:`variants`."""
     found = set()
     for query in variants(entry):
-        at = conftest.run_page(put.script(entry), query | opened, 120)
+        at = run_page(put.script(entry), query | opened, 120)
         # st.latex sends its body as Markdown display math: "$$\n...\n$$".
         found |= {element.value.removeprefix("$$\n").removesuffix("\n$$") for element in at.latex}
-        conftest.CASES["formula runs"] += 1
+        CASES["formula runs"] += 1
     return frozenset(found)
 
 
@@ -121,7 +122,7 @@ def test_katex_reports_an_unknown_control_sequence(server, browser):
 def test_every_formula_in_the_code_parses(server, browser):
     formulas = written_formulas()
     assert len(formulas) >= 30  # the scan finds the pages' formulas (40 today), not nothing
-    conftest.CASES["formulas in the code"] += len(formulas)
+    CASES["formulas in the code"] += len(formulas)
     assert katex_errors(server, browser, formulas) == {}
 
 
@@ -136,5 +137,5 @@ def test_every_formula_on_screen_parses(entry, tab, opened, server, browser):
     formulas = drawn_formulas(entry, opened)
     view = f"{entry.name}[{tab}]"
     assert bool(formulas) != (view in NO_FORMULA), view  # drawn, or known to draw none
-    conftest.CASES["formulas drawn"] += len(formulas)
+    CASES["formulas drawn"] += len(formulas)
     assert katex_errors(server, browser, formulas) == {}

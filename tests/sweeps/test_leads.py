@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-from conftest import chart, decode, run_page_on_tab
-from helpers import caption_list
+from support.apptest import run_page_on_tab
+from support.screen import caption_list, chart, decode
 
 import posenc
 from posenc import spectrum

@@ -16,9 +16,10 @@ import threading
 import tracemalloc
 
 import pytest
-from conftest import CASES, figures, notice_text, run_page, switch_tab
-from helpers import chart_sizes
-from pages_under_test import (
+from support.apptest import run_page, switch_tab
+from support.counts import CASES
+from support.screen import chart_sizes, figures, notice_text
+from support.views import (
     CHARTLESS,
     IDS,
     PAGE_TAB_IDS,
@@ -29,12 +30,12 @@ from pages_under_test import (
     largest,
     open_tab,
     script,
+    setting_label,
     specs_of,
     tab_spec,
 )
 
 from ui.plain.grids import MAX_CHART_BYTES
-from pages_under_test import setting_label
 from ui.plain.style import TRACE_TYPES
 
 HEAVY_TIMEOUT = 240

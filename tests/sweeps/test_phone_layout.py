@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 from itertools import pairwise
 
-import conftest
-import pages_under_test
 import pytest
-from pages_under_test import CHARTLESS, PAGE_TAB_IDS, PAGE_TABS
+from support import apptest, screen, views
+from support.views import CHARTLESS, PAGE_TAB_IDS, PAGE_TABS
 
 from bench.first_view import IPHONE
 from ui.features.binary import specs as binary
@@ -49,8 +48,8 @@ def as_phone(monkeypatch, phone: bool) -> None:
 
 def draw(page, specs, tab, key, *, phone: bool, monkeypatch) -> dict:
     as_phone(monkeypatch, phone)
-    at = conftest.run_page_on_tab(page, specs, None, tab, TIMEOUT)
-    return conftest.chart(at, key)
+    at = apptest.run_page_on_tab(page, specs, None, tab, TIMEOUT)
+    return screen.chart(at, key)
 
 
 def axes(fig: dict, kind: str) -> list[dict]:
@@ -106,7 +105,7 @@ def test_a_phone_gets_three_dials_a_row_instead_of_six(monkeypatch):
     phone = draw(*args, phone=True, monkeypatch=monkeypatch)
 
     def columns(fig):  # the tick marks at 12 o'clock: one per dial, at its centre x
-        return len(set(conftest.decode(fig["data"][1]["x"]).tolist()))
+        return len(set(screen.decode(fig["data"][1]["x"]).tolist()))
 
     assert (columns(desk), columns(phone)) == (6, 3)
     # 12 dials: 4 rows instead of 2, drawn at the same scale (1 unit = 1 unit).
@@ -185,11 +184,11 @@ def test_on_a_phone_no_chart_puts_a_legend_or_title_under_the_toolbar(
     as_phone(monkeypatch, True)
     settings = {}
     if which != "default":
-        specs = pages_under_test.all_specs(entry)
-        skip = ("lang", "present", getattr(pages_under_test.tab_spec(entry), "key", None))
-        settings = {s.key: pages_under_test.extreme(s, which) for s in specs if s.key not in skip}
-    at = conftest.run_page(pages_under_test.script(entry), settings | query, TIMEOUT)
-    figures = conftest.figures(at)
+        specs = views.all_specs(entry)
+        skip = ("lang", "present", getattr(views.tab_spec(entry), "key", None))
+        settings = {s.key: views.extreme(s, which) for s in specs if s.key not in skip}
+    at = apptest.run_page(views.script(entry), settings | query, TIMEOUT)
+    figures = screen.figures(at)
     assert figures or (entry.name, tab) in CHARTLESS
     assert all(len(json.dumps(fig)) <= MAX_CHART_BYTES for fig in figures)
     for fig in figures:
@@ -220,7 +219,7 @@ def test_a_phone_gets_each_aligned_derivation_as_rows_that_can_wrap(
     # (which NARROW_CSS lets wrap); on a desktop they stay aligned.
     def formulas(phone: bool) -> list[str]:
         as_phone(monkeypatch, phone)
-        at = conftest.run_page_on_tab(page, specs, None, tab, TIMEOUT)
+        at = apptest.run_page_on_tab(page, specs, None, tab, TIMEOUT)
         return [el.proto.body for el in at.latex]
 
     desk, phone = formulas(False), formulas(True)

@@ -21,10 +21,10 @@ import re
 
 import pandas as pd
 import pytest
-import ui.features
-from conftest import run_page
-from pages_under_test import PAGE_TAB_IDS, PAGE_TABS, script, tab_spec
+from support.apptest import run_page
+from support.views import PAGE_TAB_IDS, PAGE_TABS, script, tab_spec
 
+import ui.features
 from ui.plain import params
 from ui.plain.params import ChoiceParam
 
@@ -219,7 +219,7 @@ def test_every_setting_is_named_by_a_label_in_both_languages():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_notice_names_a_setting_by_its_label(lang):
-    from pages_under_test import setting_label
+    from support.views import setting_label
 
     at = run_page("5_RoPE.py", {"lang": lang, "rope_head_dim": "7", "rope_view": "nope"})
     notice = at.warning[0].value

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 
-import conftest
 import pytest
+from support.apptest import run_page_on_tab
+from support.screen import decode
 
 from posenc.frameworks import FRAMEWORKS
 from ui.features.binary import specs as binary_spec
@@ -28,7 +29,7 @@ def widths(columns) -> list[float]:
 
 @pytest.mark.parametrize(("present", "expected"), [("false", [0.2] * 5), ("true", [0.333] * 6)])
 def test_the_five_schemes_wrap_after_three_in_presenter_mode(present, expected):
-    at = conftest.run_page_on_tab(
+    at = run_page_on_tab(
         "3_Binary_vs_sinusoid.py", binary_spec, {"present": present}, "evolution", TIMEOUT
     )
     kinds = [[type(x).__name__ for x in c.children.values()] for c in at.columns]
@@ -41,9 +42,7 @@ def test_the_five_schemes_wrap_after_three_in_presenter_mode(present, expected):
 # Three in a row on every screen: six in one row cut their labels ("PyTorch tutorial, f…").
 @pytest.mark.parametrize(("present", "width"), [("false", 0.333), ("true", 0.333)])
 def test_the_six_framework_buttons_wrap_after_three(present, width):
-    at = conftest.run_page_on_tab(
-        "1_Heatmap.py", heatmap_spec, {"present": present}, "frameworks", TIMEOUT
-    )
+    at = run_page_on_tab("1_Heatmap.py", heatmap_spec, {"present": present}, "frameworks", TIMEOUT)
     holders = [c for c in at.columns if any(k.startswith("hm_fw_") for k in _keys(c))]
     assert len(holders) == len(FRAMEWORKS)
     assert widths(holders) == [width] * len(FRAMEWORKS)
@@ -56,22 +55,20 @@ def _keys(column) -> list[str]:
 def test_in_presenter_mode_the_layout_and_its_checkbox_stay_above_the_table_the_rest_aside():
     # The table's top at 1024 x 768 came under the fold with the sentence box and six
     # framework names above it (issue #21); the sidebar, closed, keeps them.
-    at = conftest.run_page_on_tab("1_Heatmap.py", heatmap_spec, {"present": "true"}, None, TIMEOUT)
+    at = run_page_on_tab("1_Heatmap.py", heatmap_spec, {"present": "true"}, None, TIMEOUT)
     assert not any("hm_layout" in _keys(c) for c in at.columns)
     assert at.radio(key="hm_layout") and at.checkbox(key="hm_group")
     aside = {w.key for w in [*at.sidebar.radio, *at.sidebar.text_input]}
     assert {"hm_framework", "hm_sentence"} <= aside
     assert not {"hm_layout", "hm_group"} & ({w.key for w in at.sidebar.checkbox} | aside)
-    normal = conftest.run_page_on_tab("1_Heatmap.py", heatmap_spec, {}, None, TIMEOUT)
+    normal = run_page_on_tab("1_Heatmap.py", heatmap_spec, {}, None, TIMEOUT)
     assert "hm_group" not in _keys(next(c for c in normal.columns if "hm_layout" in _keys(c)))
     assert not {"hm_framework", "hm_sentence"} & {w.key for w in normal.sidebar.radio}
 
 
 @pytest.mark.parametrize("present", ["false", "true"])
 def test_the_seed_preset_buttons_get_a_row_each_in_presenter_mode(present):
-    at = conftest.run_page_on_tab(
-        "2_Wavelengths.py", wavelengths_spec, {"present": present}, None, TIMEOUT
-    )
+    at = run_page_on_tab("2_Wavelengths.py", wavelengths_spec, {"present": present}, None, TIMEOUT)
     holders = [c for c in at.columns if any(k.startswith("wl_preset_") for k in _keys(c))]
     assert at.button(key="wl_preset_003") and at.button(key="wl_preset_004")
     assert widths(holders) == ([] if present == "true" else [0.375, 0.375])  # full width
@@ -81,7 +78,7 @@ def test_the_seed_preset_buttons_get_a_row_each_in_presenter_mode(present):
     ("present", "expected"), [("false", [0.2, 0.2, 0.3, 0.3]), ("true", [0.5, 0.5, 0.5, 0.5])]
 )
 def test_the_four_criteria_take_two_rows_in_presenter_mode(present, expected):
-    at = conftest.run_page_on_tab(
+    at = run_page_on_tab(
         "3_Binary_vs_sinusoid.py", binary_spec, {"present": present}, "criteria", TIMEOUT
     )
     kinds = [[type(x).__name__ for x in c.children.values()] for c in at.columns]
@@ -95,14 +92,14 @@ def test_presenter_clock_dials_come_four_a_row_with_the_slider_under_the_buttons
 ):
     # Six dials a row in a ~560 px column were ~90 px wide in rows 262 px tall (blank
     # space above and below), and the "p = 3" label hid behind the 1.5x Play button.
-    at = conftest.run_page_on_tab(
+    at = run_page_on_tab(
         "2_Wavelengths.py", wavelengths_spec, {"present": present}, "clock", TIMEOUT
     )
     fig = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "wl_clock" in c.proto.id)
-    ticks = conftest.decode(fig["data"][1]["x"])  # one 12 o'clock mark per dial, at its centre
+    ticks = decode(fig["data"][1]["x"])  # one 12 o'clock mark per dial, at its centre
     assert len(ticks) == 12
     assert len(set(ticks.tolist())) == columns
-    assert len(set(conftest.decode(fig["data"][1]["y"]).tolist())) == rows
+    assert len(set(decode(fig["data"][1]["y"]).tolist())) == rows
     assert fig["layout"]["sliders"][0]["x"] == (0 if present == "true" else 0.2)
     assert fig["layout"]["height"] == (170 if present == "true" else 130) + 175 * rows
 
@@ -136,7 +133,7 @@ def test_charts_side_by_side_on_a_desktop_take_the_full_width_in_presenter_mode(
     page, specs, tab, key, share
 ):
     # At 1024 px with the sidebar open, T(k)'s heatmap beside its block was ~130 px.
-    desk = conftest.run_page_on_tab(page, specs, {}, tab, TIMEOUT)
+    desk = run_page_on_tab(page, specs, {}, tab, TIMEOUT)
     assert round(_holder(desk, key).proto.weight, 3) == share
-    present = conftest.run_page_on_tab(page, specs, {"present": "true"}, tab, TIMEOUT)
+    present = run_page_on_tab(page, specs, {"present": "true"}, tab, TIMEOUT)
     assert round(_holder(present, key).proto.weight, 3) == 1.0

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import run_page_on_tab
-from helpers import captions
+from support.apptest import run_page_on_tab
+from support.screen import captions
 
 import posenc
 from posenc import criteria, spectrum

@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import WORDS, run_page
-from pages_under_test import PAGE_TAB_IDS, PAGE_TABS, script
 from streamlit.testing.v1.element_tree import Block
+from support.apptest import run_page
+from support.counts import WORDS
+from support.views import PAGE_TAB_IDS, PAGE_TABS, script
 
 TAB_WORDS = 120
 VIEW_WORDS = 220

@@ -7,7 +7,8 @@ import json
 import re
 
 import pytest
-from conftest import chart, decode, run_page
+from support.apptest import run_page
+from support.screen import chart, decode
 
 from ui.features.heatmap.data import tokens
 from ui.features.rope.data import tokenize

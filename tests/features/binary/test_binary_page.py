@@ -6,8 +6,8 @@ import time
 
 import numpy as np
 import pytest
-from conftest import chart, decode, figures
-from helpers import Page, captions, chart_sizes
+from support.apptest import Page
+from support.screen import captions, chart, chart_sizes, decode, figures
 
 import posenc
 from posenc import criteria

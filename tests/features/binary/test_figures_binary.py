@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import decode
+from support.screen import decode
 
 import posenc
 from posenc.criteria import Pair, scheme_criteria, sine_table

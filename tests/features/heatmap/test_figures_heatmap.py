@@ -6,9 +6,9 @@ import json
 
 import numpy as np
 import pytest
-from conftest import decode
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.screen import decode
 
 import posenc
 from ui.features.heatmap.data import column_order, toeplitz_block_means

@@ -10,13 +10,14 @@ import re
 import time
 import tracemalloc
 
-import conftest
 import numpy as np
 import pytest
-from conftest import decode, wait_for_app
-from helpers import Page, captions, chart_sizes, rerun
-from peers import peer
 from streamlit.testing.v1 import AppTest
+from support.apptest import Page, rerun
+from support.browser import wait_for_app
+from support.peers import peer
+from support.screen import captions, chart, chart_sizes, decode
+from support.views import setting_label
 
 import posenc
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT, framework_frequencies
@@ -26,7 +27,6 @@ from ui.features.heatmap import specs as spec
 from ui.features.heatmap.data_frameworks import LISTINGS
 from ui.features.heatmap.specs import MAX_TOKENS, PRESETS, TAB, TAB_NAMES
 from ui.plain.grids import MAX_CHART_BYTES
-from pages_under_test import setting_label
 from ui.plain.texts import text
 
 TIMEOUT = 240
@@ -36,7 +36,7 @@ PAGE = Page("1_Heatmap.py", spec, timeout=TIMEOUT)
 tab_label, open_page, open_tab, run = PAGE.tab_label, PAGE.open, PAGE.open_tab, rerun
 
 
-by_key = conftest.chart
+by_key = chart
 
 
 def table_z(at: AppTest) -> np.ndarray:

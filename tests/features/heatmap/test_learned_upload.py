@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import real_errors, wait_for_app
+from support.browser import real_errors, wait_for_app
 
 from ui.plain.texts import text
 from ui.shared.learned import SIMILARITY_ROWS, learned_grid, learned_similarity

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import run_page
+from support.apptest import run_page
 
 from ui.plain.texts import LANGUAGES, catalogue
 

@@ -9,7 +9,8 @@ import re
 
 import numpy as np
 import pytest
-from conftest import chart, decode, rendered, run_page
+from support.apptest import run_page
+from support.screen import chart, decode, rendered
 
 import posenc
 from ui.features.rope import data_models as mp
@@ -356,7 +357,7 @@ def test_the_configs_extreme_values_are_valid_and_the_largest_is_drawn():
 def test_a_config_pasted_in_chromium_is_drawn(server, page):
     """A multi-line config.json typed into the box (a one-line text box drops the line
     breaks, which JSON does not need) draws that model's wavelengths; bad JSON a notice."""
-    from conftest import wait_for_app
+    from support.browser import wait_for_app
 
     page.goto(server.url + "/RoPE?rope_tab=models&rope_model=pasted")
     wait_for_app(page)

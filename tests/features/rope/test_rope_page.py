@@ -6,9 +6,9 @@ import re
 
 import numpy as np
 import pytest
-from conftest import chart, decode
-from helpers import Page
 from streamlit.testing.v1 import AppTest
+from support.apptest import Page
+from support.screen import chart, decode
 
 import posenc
 from ui.features.rope import specs as sp

@@ -4,7 +4,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import decode
+from support.screen import decode
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose

@@ -8,16 +8,15 @@ import re
 
 import numpy as np
 import pytest
-from conftest import chart, decode, notice_text
-from helpers import Page, chart_ids, chart_sizes
+from support.apptest import Page
+from support.screen import chart, chart_ids, chart_sizes, decode, notice_text
+from support.views import setting_label
 
 import posenc
 from posenc.rotation import block_rotation
-from ui.features.rotation import data
+from ui.features.rotation import data, specs
 from ui.features.rotation import figures as figs
-from ui.features.rotation import specs
 from ui.plain.grids import MAX_CHART_BYTES
-from pages_under_test import setting_label
 from ui.plain.texts import text
 
 # Charts per tab (lazy tabs: only the open one runs).

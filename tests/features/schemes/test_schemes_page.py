@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import chart, decode, run_page_on_tab
-from helpers import caption_list
+from support.apptest import run_page_on_tab
+from support.screen import caption_list, chart, decode
 
 import posenc
 from posenc.tables import (
@@ -212,7 +212,7 @@ def test_an_uploaded_table_joins_the_learned_tab_in_the_browser(server, page):
     import io
     import re
 
-    from conftest import real_errors, wait_for_app
+    from support.browser import real_errors, wait_for_app
 
     good = np.random.default_rng(0).standard_normal((60, 32)).astype(np.float32)
     buffer = io.BytesIO()

@@ -11,14 +11,14 @@ from urllib.parse import parse_qsl
 
 import numpy as np
 import pytest
-from conftest import decode, figures, notice_text, rendered, run_page
+from support.apptest import run_page
+from support.screen import decode, figures, notice_text, rendered
+from support.views import setting_label
 
 import posenc
 from posenc.criteria import counter_frequencies
-from ui.features.story import data
-from ui.features.story import specs
+from ui.features.story import data, specs
 from ui.features.story.view import STEPS, tiny
-from pages_under_test import setting_label
 from ui.plain.params import CARRIED
 from ui.plain.texts import text
 from ui.shared import menu

@@ -6,16 +6,16 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from conftest import chart, decode, notice_text
-from helpers import Page, chart_ids, chart_sizes, rerun
 from streamlit.testing.v1 import AppTest
+from support.apptest import Page, rerun
+from support.screen import chart, chart_ids, chart_sizes, decode, notice_text
+from support.views import setting_label
 
 import posenc
 from posenc import spectrum
 from ui.features.wavelengths import figures as figs
 from ui.features.wavelengths import specs
 from ui.plain.grids import MAX_CHART_BYTES
-from pages_under_test import setting_label
 from ui.plain.params import LANG
 
 # Charts per tab (lazy tabs: only the open one runs): seven in all.

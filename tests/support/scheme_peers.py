@@ -4,7 +4,7 @@ Never retype a peer's number: load it here."""
 
 from __future__ import annotations
 
-from peers import PeerFile
+from .peers import PeerFile
 
 _FILE = PeerFile("scheme_peer_values.npz")
 NPZ = _FILE.path

@@ -1,4 +1,6 @@
-"""What the cross-page tests iterate over: each menu page with its URL-bound specs."""
+"""What the cross-page tests (``tests/sweeps/``) iterate over: each menu page with its
+URL-bound specs, every (page, tab) view, the specs' extreme URL values, and each
+setting's label on screen."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from pathlib import Path
 from ui.plain.params import CARRIED, SHARED, BoolParam, ChoiceParam, FloatParam, IntParam, TextParam
 from ui.shared import menu
 
-ROOT = Path(__file__).resolve().parents[1]
+from .paths import ROOT
 
 
 def specs_of(entry) -> tuple:

@@ -3,7 +3,7 @@
 ``peer_values.npz`` (torch, TensorFlow tutorial, transformers, rotary-embedding-torch;
 see tests/peers/make_peer_values.py) is read by this module's functions;
 ``scheme_peer_values.npz`` (ALiBi, T5 buckets, xPos, partial RoPE, p-RoPE; see
-tests/peers/make_scheme_peer_values.py) by ``tests/scheme_peers.py``, a second
+tests/peers/make_scheme_peer_values.py) by ``support.scheme_peers``, a second
 :class:`PeerFile`.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-FOLDER = Path(__file__).resolve().parent / "peers"
+FOLDER = Path(__file__).resolve().parents[1] / "peers"
 
 
 class PeerFile:
