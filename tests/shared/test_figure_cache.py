@@ -44,7 +44,7 @@ def test_outside_a_script_run_the_builder_runs_as_it_is():
     calls = []
 
     @figure_cache.cached
-    def build(n: int):
+    def build(n: int) -> go.Figure:
         calls.append(n)
         return wl.clock_figure(*clock_args())
 
@@ -52,24 +52,12 @@ def test_outside_a_script_run_the_builder_runs_as_it_is():
     assert calls == [1, 1]
 
 
-def test_cached_module_follows_a_replaced_builder(monkeypatch):
-    figs = figure_cache.CachedModule(wl)
-    first = figs.clock_figure
-
-    def replacement(*args, **kwargs) -> go.Figure:
-        return go.Figure()
-
-    monkeypatch.setattr(wl, "clock_figure", replacement)
-    assert figs.clock_figure is not first
-    assert figs.clock_figure.uncached is replacement
-
-
-def test_cached_module_wraps_only_figure_builders():
-    figs = figure_cache.CachedModule(wl)
+def test_builders_wraps_only_figure_builders():
+    figs = figure_cache.builders(wl)
     assert figs.MAX_FRAMES == wl.MAX_FRAMES
     assert figs.sine_parts is wl.sine_parts  # returns numbers: not a builder
     assert figs.clock_figure.uncached is wl.clock_figure
-    assert figure_cache.CachedModule(story_figures).order_figure.uncached is (
+    assert figure_cache.builders(story_figures).order_figure.uncached is (
         story_figures.order_figure
     )
 

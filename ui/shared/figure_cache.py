@@ -3,34 +3,50 @@
 A workshop room asks for the same view with the same settings dozens of times a minute.
 Building a Plotly figure validates every property (a dial chart with its animation
 frames: ~90 ms of CPU); rebuilding it from its JSON without validation costs a fifth of
-that, the JSON of a view is built once per process. Use as a decorator on a figure
-builder (``ui.figures``: arrays -> ``go.Figure``)::
+that, the JSON of a view is built once per process.
 
-    @figure_cache.cached
-    def clock_figure(pairs, wavelengths, ..., tr, *, stacked=False): ...
+One way to get a figure, everywhere (issue 30): a module that draws takes its figure
+module's builders through :func:`builders`, once, at import::
 
-The key is the builder, the reader's language (builders take ``tr``, the translation
-function ``ui.shared.i18n.t``, which reads it) and the arguments (arrays by content, as
-``st.cache_data`` hashes them; functions by name). Each call returns a new figure, so
-code that changes it afterwards (``controls.fit_phone``, presenter fonts) changes only
-its own copy. Outside a script run (unit tests, benches) the builder runs as it is.
+    from ui.features.rope import figures
+    from ui.shared import figure_cache
+
+    figs = figure_cache.builders(figures)  # module level: never in render() or a tab
+    ...
+    controls.plot(figs.decay_figure(distances, curves, ...), "rope_decay_chart")
+
+A builder is a public function whose return annotation resolves (``typing.get_type_hints``)
+to ``go.Figure``, or to a tuple whose first item is one (``tuple[go.Figure, Grid]``: the
+figure and what the page needs besides, cached together); any other return type that
+holds a figure is refused at import. The module's other names (constants, helpers that
+return numbers or LaTeX) pass through as they are.
+
+The key is the builder, the reader's language (texts may be translated inside) and the
+arguments (arrays by content, as ``st.cache_data`` hashes them; functions by name). Each
+call returns a new figure, so code that changes it afterwards (``controls.fit_phone``,
+presenter fonts) changes only its own copy, and marks it (:func:`came_through`):
+``tests/sweeps/test_figures_cached.py`` runs every page and tab and fails on a drawn
+figure without the mark. A builder given a figure (it changes that figure: ``animate_pair``)
+runs as it is, as does every builder outside a script run (unit tests, benches) or with
+an argument ``st.cache_data`` cannot hash (its figure is then not marked).
 """
 
 from __future__ import annotations
 
 import base64
 import functools
+import inspect
 import json
+import typing
 from collections.abc import Callable
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
-from streamlit.runtime.caching.cache_errors import UnhashableParamError
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from ui.shared.i18n import lang
+from ui.shared.streamlit_internals import UnhashableParamError, in_script_run
 
 # Memory budget: a figure's JSON is < 1 MB (house rule) and most are 20-80 kB; 128 of
 # them stay under ~10 MB in practice, 128 MB at the very worst.
@@ -38,10 +54,13 @@ MAX_ENTRIES = 128
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def _spec(name: str, language: str, args: tuple, kwargs: dict, _build: Callable) -> str:
-    """The JSON of ``_build()``; ``name``, ``language``, ``args`` and ``kwargs`` are the
-    key (``_build`` is not hashed: its arguments are)."""
-    return _build().to_json(validate=False)
+def _spec(name: str, language: str, args: tuple, kwargs: dict, _build: Callable) -> tuple:
+    """``(JSON of the figure, *the rest)`` of what ``_build()`` returns (a figure, or a
+    tuple whose first item is one); ``name``, ``language``, ``args`` and ``kwargs`` are
+    the key (``_build`` is not hashed: its arguments are)."""
+    built = _build()
+    fig, *rest = built if isinstance(built, tuple) else (built,)
+    return (fig.to_json(validate=False), *rest)
 
 
 def _key(value):
@@ -75,20 +94,60 @@ def from_spec(spec: str) -> go.Figure:
     return go.Figure(_arrays(json.loads(spec)), skip_invalid=False, _validate=False)
 
 
-def cached(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
+# Set on each figure the cache returns: the sweep test checks every drawn figure has it.
+MARK = "_from_figure_cache"
+
+
+def came_through(fig) -> bool:
+    """Whether ``fig`` was returned by a cached builder (or is one it returned, changed)."""
+    return getattr(fig, MARK, False)
+
+
+def _is_figure(hint) -> bool:
+    return isinstance(hint, type) and issubclass(hint, BaseFigure)
+
+
+def _holds_figure(hint) -> bool:
+    return _is_figure(hint) or any(_holds_figure(arg) for arg in typing.get_args(hint))
+
+
+def returns(function: Callable) -> str | None:
+    """``"figure"`` when ``function`` returns a figure, ``"tuple"`` when a tuple whose
+    first item is one (and no other), None otherwise; by its resolved return annotation.
+    TypeError for a figure returned in any other shape (the cache could not rebuild it)."""
+    try:
+        hint = typing.get_type_hints(function).get("return")
+    except Exception as error:  # an annotation that does not resolve: say which
+        raise TypeError(f"{function.__qualname__}: return annotation unresolved") from error
+    if _is_figure(hint):
+        return "figure"
+    items = typing.get_args(hint) if typing.get_origin(hint) is tuple else ()
+    if items and _is_figure(items[0]) and not any(_holds_figure(i) for i in items[1:]):
+        return "tuple"
+    if _holds_figure(hint):
+        raise TypeError(
+            f"{function.__module__}.{function.__qualname__} returns {hint}: the figure cache "
+            "takes go.Figure or tuple[go.Figure, ...] with the figure first"
+        )
+    return None
+
+
+def cached(builder: Callable) -> Callable:
     """``builder``, with its figures cached by arguments and language (module docstring)."""
     name = f"{builder.__module__}.{builder.__qualname__}"
+    shape = returns(builder)
+    if shape is None:
+        raise TypeError(f"{name} returns no figure: nothing to cache")
 
     @functools.wraps(builder)
     def wrapper(*args, **kwargs):
-        given = (*args, *kwargs.values())
-        if get_script_run_ctx(suppress_warning=True) is None or any(
+        if not in_script_run() or any(
             isinstance(a, BaseFigure)
-            for a in given  # changes a figure it is given
+            for a in (*args, *kwargs.values())  # changes a figure it is given
         ):
             return builder(*args, **kwargs)
         try:
-            spec = _spec(
+            spec, *rest = _spec(
                 name,
                 lang(),
                 tuple(_key(a) for a in args),
@@ -97,25 +156,39 @@ def cached(builder: Callable[..., go.Figure]) -> Callable[..., go.Figure]:
             )
         except UnhashableParamError:  # an argument st.cache_data cannot hash: build it
             return builder(*args, **kwargs)
-        return from_spec(spec)
+        fig = from_spec(spec)
+        setattr(fig, MARK, True)
+        return (fig, *rest) if shape == "tuple" else fig
 
     wrapper.uncached = builder
     return wrapper
 
 
-class CachedModule:
-    """A figure module whose builders (functions annotated ``-> go.Figure``) are
-    :func:`cached`; its other names pass through: ``figs = CachedModule(story_figures)``."""
+class Builders:
+    """A figure module with its builders cached (:func:`cached`, each wrapped once, when
+    this is made) and its other names passed through; made by :func:`builders`."""
 
     def __init__(self, module):
-        self._module = module
-        self._wrapped: dict[str, Callable] = {}
+        self._source = module
+        for name, value in vars(module).items():
+            if (
+                not name.startswith("_")
+                and inspect.isfunction(value)
+                and value.__module__.split(".")[0] == "ui"  # the house's, not plotly's
+                and returns(value) is not None
+            ):
+                setattr(self, name, cached(value))
 
-    def __getattr__(self, name: str):
-        value = getattr(self._module, name)
-        returns = getattr(value, "__annotations__", {}).get("return") if callable(value) else None
-        if returns not in ("go.Figure", go.Figure):
-            return value
-        if getattr(self._wrapped.get(name), "uncached", None) is not value:  # new or patched
-            self._wrapped[name] = cached(value)
-        return self._wrapped[name]
+    def __getattr__(self, name: str):  # only names not set above: constants, helpers
+        if name == "_source":
+            raise AttributeError(name)
+        return getattr(self._source, name)
+
+    def __repr__(self) -> str:
+        return f"figure_cache.builders({self._source.__name__})"
+
+
+def builders(module) -> Builders:
+    """``module``'s figure builders, cached for all sessions; its other names as they are.
+    Call once per module, at import: ``figs = figure_cache.builders(figures)``."""
+    return Builders(module)

@@ -15,6 +15,7 @@ from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import t
 from ui.shared.notices import shown_notice
 
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 # Positions drawn, at most (the criteria always use all L): a cap keeps a rerun at the
 # largest settings within a few times the default one (issue #7).
 MAX_EVOLUTION = 1024
@@ -37,7 +38,6 @@ STEP_FORMULA = (
 
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
-    figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
 
     def evolution_tab() -> None:
         """The evolution, side by side on the same positions."""

@@ -14,7 +14,7 @@ from ui.shared import controls, export, figure_cache, grab
 from ui.shared.i18n import t
 from ui.shared.notices import shown_notice
 
-figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 
 # Positions drawn, at most: a cap keeps a rerun at the largest settings within a few
 # times the default one (issue #7).

@@ -8,11 +8,13 @@ import streamlit as st
 
 import posenc
 from posenc import criteria
-from ui.features.binary import figures as figs
+from ui.features.binary import figures
 from ui.features.binary.specs import GAP, HIGH, LOW, SEED003_LOW
 from ui.plain.tables import positions
-from ui.shared import controls, export
+from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import t
+
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 
 # Positions drawn in 3-D, at most: a cap keeps a rerun at the largest settings within a
 # few times the default one (issue #7).

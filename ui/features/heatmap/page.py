@@ -13,11 +13,11 @@ from ui.shared.i18n import t
 from ui.shared.learned import SIMILARITY_ROWS, learned_grid, learned_similarity, uploaded_embedding
 from ui.shared.notices import downsampled_notice
 
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
+
 
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
-    figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
-
     controls.setup_page("heatmap", spec.SPECS)
     st.title(t("heatmap.title"))
     with controls.lead():  # folded on a projector or a phone: the chart comes first

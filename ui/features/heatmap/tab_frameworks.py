@@ -7,11 +7,12 @@ from __future__ import annotations
 import streamlit as st
 
 from posenc.frameworks import FRAMEWORKS, NATIVE_LAYOUT
-from ui.features.heatmap import data, view
-from ui.features.heatmap import figures as figs
+from ui.features.heatmap import data, figures, view
 from ui.features.heatmap.data_frameworks import LISTINGS
-from ui.shared import controls, export
+from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import t
+
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 
 
 def tab(framework: str, model: tuple[int, int, float], layout: str, group: bool, draw: dict):

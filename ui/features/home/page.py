@@ -2,12 +2,14 @@
 
 import streamlit as st
 
+from ui.plain import table_figure
 from ui.plain.story_outline import STEPS
-from ui.plain.table_figure import home_heatmap
-from ui.shared import controls, export, menu
+from ui.shared import controls, export, figure_cache, menu
 from ui.shared.i18n import t
 from ui.shared.notices import downsampled_notice
 from ui.shared.pe_table import table_grid
+
+figs = figure_cache.builders(table_figure)  # built once for all sessions (#23)
 
 # The five source articles, named once: the pages call them by these short names.
 SOURCES = ("overview", "binary", "rope", "evolution", "gentle")
@@ -55,7 +57,7 @@ def render() -> None:
     # On a projector or a phone the table's size is set here, above it (the sidebar is closed).
     seq_len, d_model, base = controls.shared_controls(inline=True)
     grid = table_grid("paper", seq_len, d_model, base, "interleaved", False)  # the heatmap's
-    figure = home_heatmap(
+    figure = figs.home_heatmap(
         grid, t("common.dimension"), t("common.position"), z_title=t("common.value"),
         height=controls.chart_height(380),
     )  # fmt: skip

@@ -14,6 +14,8 @@ from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import t
 from ui.shared.notices import downsampled_notice
 
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
+
 FORMULAS = {  # shared by both languages
     "intro": r"q_m = R(m\theta)\,W_q x_m,\quad k_n = R(n\theta)\,W_k x_n,\quad"
     r"\langle q_m, k_n\rangle = (W_q x_m)^\top R\big((n-m)\theta\big)\, W_k x_n",
@@ -59,8 +61,6 @@ FORMULAS = {  # shared by both languages
 
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
-    figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
-
     controls.setup_page("rope", sp.SPECS)
     (bar := st.sidebar).subheader(t("rope.sidebar"))
     head_dim = controls.slider(

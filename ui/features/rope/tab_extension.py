@@ -9,12 +9,13 @@ import pandas as pd
 import streamlit as st
 
 from posenc.rope import LLAMA3_HIGH_FREQ_FACTOR, YARN_BETA_FAST
-from ui.features.rope import data
-from ui.features.rope import figures as figs
+from ui.features.rope import data, figures
 from ui.features.rope import specs as sp
 from ui.plain.tables import markdown_table
-from ui.shared import controls, export
+from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import t
+
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 
 FORMULAS = {  # per method, shared by both languages
     "none": r"\theta_j = b^{-2j/d}",

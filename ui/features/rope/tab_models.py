@@ -10,12 +10,14 @@ import pandas as pd
 import streamlit as st
 
 from ui.features.rope import data_models as mp
+from ui.features.rope import figures_models
 from ui.features.rope import specs as sp
-from ui.features.rope.figures_models import wavelength_figure
 from ui.plain.safe_text import markdown_code
 from ui.plain.tables import markdown_table
-from ui.shared import controls, export
+from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import say, t
+
+figs = figure_cache.builders(figures_models)  # built once for all sessions (#23)
 
 FORMULA = (
     r"\theta_j = b^{-2j/r},\quad \lambda_j = \frac{2\pi}{\theta_j},\quad t_j = "
@@ -138,7 +140,7 @@ def tab() -> None:
         contexts[t("rope.models_l", context=f"{L:,}")] = L
     names = {key: t(f"rope.models_{key}") for key in waves}
     j = view["critical"]
-    fig = wavelength_figure(
+    fig = figs.wavelength_figure(
         waves, names=names, contexts=contexts, critical=j,
         critical_label=t("rope.models_critical", j=j), x_title=t("rope.pair_index"),
         y_title=t("rope.models_wavelength"), height=controls.chart_height(440),

@@ -10,11 +10,11 @@ from ui.shared import controls, export, figure_cache, grab
 from ui.shared.i18n import t
 
 EPS = np.finfo(np.float64).eps
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 
 
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
-    figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
 
     def pair_block() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The window of T(k) around the chosen pair, and the pair's 2 x 2 block."""

@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from ui.features.rotation import data, specs
-from ui.features.rotation import figures as figs
-from ui.shared import controls, export
+from ui.features.rotation import data, figures, specs
+from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import t
+
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 
 
 def tab(setting: tuple[int, int, float, float, str], pair: int, dims: np.ndarray) -> None:

@@ -6,13 +6,13 @@ import streamlit as st
 
 import posenc
 from posenc.tables import toeplitz_deviation
-from ui.features.schemes import data
-from ui.features.schemes import figures as figs
+from ui.features.schemes import data, figures
 from ui.features.schemes import specs as sp
 from ui.features.schemes import tab_learned as schemes_learned
-from ui.shared import controls, export
+from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import t
 
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 FORMULAS = {  # shared by both languages
     "rotary": r"\frac{\mathbb{E}\,\langle f(x, m), f(x, n)\rangle}{\mathbb{E}\,|x|^2}"
     r" = \frac{2}{d}\sum_j w_j(r) \cos(r\theta_j),\quad r = m - n",

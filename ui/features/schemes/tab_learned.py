@@ -8,12 +8,13 @@ import streamlit as st
 
 import posenc
 from posenc.tables import dominant_frequencies
-from ui.features.schemes import data
-from ui.features.schemes import figures as figs
+from ui.features.schemes import data, figures
 from ui.features.schemes import specs as sp
-from ui.shared import controls, export
+from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import t
 from ui.shared.learned import uploaded_embedding
+
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 
 
 def percent(x: float) -> str:

@@ -27,9 +27,9 @@ from ui.shared.pe_table import table_grid
 
 # A room follows the presenter: every session on a step asks for the same figures.
 # Built once per process and language (ui/shared/figure_cache.py, issue #23).
-figs = figure_cache.CachedModule(story_figs)
-wl_figs = figure_cache.CachedModule(wavelength_figs)
-home_heatmap = figure_cache.cached(home_figs.home_heatmap)
+figs = figure_cache.builders(story_figs)
+wl_figs = figure_cache.builders(wavelength_figs)
+home_heatmap = figure_cache.builders(home_figs).home_heatmap
 
 _WRITTEN = "_story_step_written"  # the step this session last put in the URL
 

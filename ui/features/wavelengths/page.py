@@ -11,12 +11,12 @@ from ui.features.wavelengths import tab_sine_basics as sine_basics
 from ui.shared import controls, export, figure_cache, grab
 from ui.shared.i18n import t
 
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 PRESENTER_DIALS = 4  # dials per row in presenter mode
 
 
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
-    figs = figure_cache.CachedModule(figures)  # a view built once for all sessions (#23)
 
     def apply_preset(name: str) -> None:
         controls.assign(specs.PRESETS[name])

@@ -7,11 +7,12 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from ui.features.wavelengths import data
-from ui.features.wavelengths import figures_float_forms as figs
+from ui.features.wavelengths import data, figures_float_forms
 from ui.features.wavelengths.view import forms_table
-from ui.shared import controls, export
+from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import t
+
+figs = figure_cache.builders(figures_float_forms)  # built once for all sessions (#23)
 
 
 def tab(seq_len: int, d_model: int, base: float) -> None:

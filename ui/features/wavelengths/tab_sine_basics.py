@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.features.wavelengths import figures as figs
-from ui.features.wavelengths import specs
-from ui.shared import controls, export
+from ui.features.wavelengths import figures, specs
+from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import t
+
+figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 
 FORMULA = (
     r"y = A\sin(Bx + C) + D,\qquad T = \frac{2\pi}{B},\quad f = \frac{1}{T} = \frac{B}{2\pi},"

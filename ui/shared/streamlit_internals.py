@@ -1,0 +1,160 @@
+"""Streamlit's internals, reached from this module only (issue 30).
+
+Streamlit's public API (``st.*``) is stable across releases; what lives under
+``streamlit.runtime`` and the private attributes of its objects are not, and a rename
+there would not fail loudly: the app would stop caching figures or freeing uploads.
+So every use of them is here, listed in :data:`USED`, and
+``tests/shared/test_streamlit_internals.py`` checks that each name still exists with the
+kind listed (``tests/house/test_streamlit_internals_once.py``: no other module of
+``ui/``, ``tests/`` or ``bench/`` imports ``streamlit.runtime`` or touches these private
+attributes). Checked with Streamlit :data:`CHECKED_WITH`.
+
+What is used, and why:
+
+- ``streamlit.runtime.scriptrunner.get_script_run_ctx`` (function): whether code runs in
+  a script run (a session), where ``st.cache_data`` and ``st.session_state`` work
+  (:func:`in_script_run`; ``ui.shared.figure_cache``, ``ui.shared.learned``).
+- ``streamlit.runtime.caching.cache_errors.UnhashableParamError`` (exception): raised by
+  ``st.cache_data`` for an argument it cannot hash; the figure cache then builds the
+  figure uncached (:data:`UnhashableParamError`).
+- ``streamlit.runtime.exists`` and ``get_instance`` (functions): the server's
+  ``Runtime``; there is none under AppTest or in a bench (:func:`server_runtime`).
+- ``Runtime.media_file_mgr`` (property) and ``MediaFileManager.remove_orphaned_files``
+  (method): a built download stays in the media storage until two script runs end
+  anywhere; ``ui.shared.export`` sweeps it sooner (:func:`sweep_media_files`).
+- ``Runtime.uploaded_file_mgr`` (property), ``MemoryUploadedFileManager.file_storage``
+  (attribute: session id -> files) and ``remove_session_files`` (method),
+  ``Runtime._session_mgr`` (private attribute), ``SessionManager.list_sessions``
+  (method), ``SessionInfo.session`` (field) and ``AppSession.id`` (attribute): a closed
+  tab's session expires without shutting down, and its uploads stayed for the server's
+  lifetime; ``ui.shared.learned`` drops the uploads of sessions no longer listed
+  (:func:`upload_sessions`, :func:`alive_sessions`, :func:`drop_session_uploads`).
+- ``streamlit.runtime.caching.cache_data_api._data_caches.get_stats`` (private) and
+  ``streamlit.runtime.stats.CacheStat.byte_length`` (field): the bytes ``st.cache_data``
+  holds (:func:`cached_data_bytes`; a test checks that no process-wide cache keeps an
+  upload).
+- ``MediaFileManager``, ``MemoryMediaFileStorage`` (and its private ``_files_by_id``),
+  ``MemoryUploadedFileManager``, ``UploadedFileRec`` (classes): the tests build the
+  stores a server has, to test the sweeps above without a server
+  (:func:`stored_media_files`).
+"""
+
+from __future__ import annotations
+
+from streamlit import runtime
+from streamlit.runtime.caching.cache_errors import UnhashableParamError
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+
+__all__ = [
+    "CHECKED_WITH",
+    "USED",
+    "MediaFileManager",
+    "MemoryMediaFileStorage",
+    "MemoryUploadedFileManager",
+    "UnhashableParamError",
+    "UploadedFileRec",
+    "alive_sessions",
+    "cached_data_bytes",
+    "drop_session_uploads",
+    "in_script_run",
+    "server_runtime",
+    "stored_media_files",
+    "sweep_media_files",
+    "upload_sessions",
+]
+
+CHECKED_WITH = "1.67.0"
+
+# Every internal name used here, with its kind (tests/shared/test_streamlit_internals.py
+# resolves each in the installed Streamlit). Kinds: function, method, property,
+# exception, class, field (of a dataclass or NamedTuple), attribute (set in __init__).
+USED = (
+    ("streamlit.runtime.scriptrunner.get_script_run_ctx", "function"),
+    ("streamlit.runtime.caching.cache_errors.UnhashableParamError", "exception"),
+    ("streamlit.runtime.exists", "function"),
+    ("streamlit.runtime.get_instance", "function"),
+    ("streamlit.runtime.runtime.Runtime.media_file_mgr", "property"),
+    ("streamlit.runtime.media_file_manager.MediaFileManager.remove_orphaned_files", "method"),
+    ("streamlit.runtime.runtime.Runtime.uploaded_file_mgr", "property"),
+    (
+        "streamlit.runtime.memory_uploaded_file_manager.MemoryUploadedFileManager.file_storage",
+        "attribute",
+    ),
+    (
+        "streamlit.runtime.memory_uploaded_file_manager.MemoryUploadedFileManager"
+        ".remove_session_files",
+        "method",
+    ),
+    ("streamlit.runtime.runtime.Runtime._session_mgr", "attribute"),
+    ("streamlit.runtime.session_manager.SessionManager.list_sessions", "method"),
+    ("streamlit.runtime.session_manager.SessionInfo.session", "field"),
+    ("streamlit.runtime.app_session.AppSession.id", "attribute"),
+    ("streamlit.runtime.caching.cache_data_api._data_caches.get_stats", "method"),
+    ("streamlit.runtime.stats.CacheStat.byte_length", "field"),
+    ("streamlit.runtime.media_file_manager.MediaFileManager", "class"),
+    ("streamlit.runtime.memory_media_file_storage.MemoryMediaFileStorage", "class"),
+    (
+        "streamlit.runtime.memory_media_file_storage.MemoryMediaFileStorage._files_by_id",
+        "attribute",
+    ),
+    ("streamlit.runtime.memory_uploaded_file_manager.MemoryUploadedFileManager", "class"),
+    ("streamlit.runtime.uploaded_file_manager.UploadedFileRec", "class"),
+)
+
+
+def in_script_run() -> bool:
+    """Whether the caller runs in a script run (a session), not in a bare process."""
+    return get_script_run_ctx(suppress_warning=True) is not None
+
+
+def server_runtime():
+    """The server's ``Runtime``, or None (AppTest, a bench, a unit test)."""
+    return runtime.get_instance() if runtime.exists() else None
+
+
+def sweep_media_files() -> None:
+    """Let the media storage drop files no session refers to (built downloads)."""
+    rt = server_runtime()
+    if rt is not None:
+        rt.media_file_mgr.remove_orphaned_files()
+
+
+def upload_sessions() -> list[str]:
+    """Ids of the sessions whose uploaded files the server's in-memory store keeps; none
+    without a server or with another store."""
+    rt = server_runtime()
+    stored = getattr(rt.uploaded_file_mgr, "file_storage", None) if rt is not None else None
+    return list(stored or ())
+
+
+def alive_sessions() -> set[str] | None:
+    """Ids of the sessions the server still lists (open or kept for a reconnect); None
+    when it cannot tell."""
+    sessions = getattr(server_runtime(), "_session_mgr", None)
+    if sessions is None:
+        return None
+    return {info.session.id for info in sessions.list_sessions()}
+
+
+def drop_session_uploads(session_id: str) -> None:
+    """Drop the uploaded files kept for session ``session_id``."""
+    rt = server_runtime()
+    if rt is not None:
+        rt.uploaded_file_mgr.remove_session_files(session_id)
+
+
+def cached_data_bytes() -> int:
+    """Bytes held by every ``st.cache_data`` cache of this process."""
+    from streamlit.runtime.caching import cache_data_api
+
+    stats = cache_data_api._data_caches.get_stats()
+    return sum(stat.byte_length for family in stats.values() for stat in family)
+
+
+def stored_media_files(storage: MemoryMediaFileStorage) -> int:
+    """How many files an in-memory media storage holds."""
+    return len(storage._files_by_id)
