@@ -111,21 +111,20 @@ def test_a_lazy_matrix_needs_its_shape():
 def test_a_built_download_is_dropped_from_streamlits_storage(monkeypatch):
     """Streamlit keeps a built deferred download until two sweeps of its media files,
     which run only when scripts end: on a quiet server, for hours. ``built`` sweeps."""
-    from streamlit import runtime
-    from streamlit.runtime.media_file_manager import MediaFileManager
-    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+    from ui.shared import streamlit_internals as internals
 
-    storage = MemoryMediaFileStorage("/media")
-    manager = MediaFileManager(storage)
-    monkeypatch.setattr(runtime, "exists", lambda: True)
-    monkeypatch.setattr(runtime, "get_instance", lambda: SimpleNamespace(media_file_mgr=manager))
+    storage = internals.MemoryMediaFileStorage("/media")
+    manager = internals.MediaFileManager(storage)
+    monkeypatch.setattr(
+        internals, "server_runtime", lambda: SimpleNamespace(media_file_mgr=manager)
+    )
     monkeypatch.setattr(export, "SWEEP_DELAY_S", 0.05)
     file_id = manager.add_deferred(
         lambda: export.built(export.matrix_npy, lambda: np.zeros((3, 3))), "x", "1.2.3", "m.npy"
     )
     url = manager.execute_deferred(file_id)
-    assert len(storage._files_by_id) == 1, url
+    assert internals.stored_media_files(storage) == 1, url
     deadline = time.monotonic() + 5
-    while storage._files_by_id and time.monotonic() < deadline:
+    while internals.stored_media_files(storage) and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert not storage._files_by_id
+    assert not internals.stored_media_files(storage)

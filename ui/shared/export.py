@@ -234,10 +234,9 @@ def _start_timer(delay: float) -> None:
 def _sweep(delay: float) -> None:
     global _sweeps_left, _sweeping
     try:
-        from streamlit import runtime
+        from ui.shared import streamlit_internals
 
-        if runtime.exists():
-            runtime.get_instance().media_file_mgr.remove_orphaned_files()
+        streamlit_internals.sweep_media_files()
     finally:
         with _sweep_lock:
             _sweeps_left -= 1

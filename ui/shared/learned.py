@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from ui.plain import npy_upload
 from ui.plain.grids import Grid, block_means, downsample
 from ui.plain.npy_upload import load_position_embedding
+from ui.shared import streamlit_internals
 from ui.shared.i18n import say, t
 
 # M M^T costs L^2 d multiply-adds: the similarity view uses at most this many rows.
@@ -103,21 +103,16 @@ def drop_uploads_of_ended_sessions() -> int:
     closed tab's session is kept for a reconnect (``server.disconnectedSessionTTL``) and
     then expires from that store without shutting down: its uploads stayed for the
     server's lifetime (20 MB a session here). Uses the runtime's session list and the
-    in-memory upload store; does nothing where those are not there.
+    in-memory upload store (``ui.shared.streamlit_internals``); does nothing where those
+    are not there.
     """
-    from streamlit import runtime
-
-    if not runtime.exists():
+    stored = streamlit_internals.upload_sessions()
+    alive = streamlit_internals.alive_sessions() if stored else None
+    if alive is None:
         return 0
-    rt = runtime.get_instance()
-    uploads, sessions = rt.uploaded_file_mgr, getattr(rt, "_session_mgr", None)
-    stored = getattr(uploads, "file_storage", None)
-    if sessions is None or not stored:
-        return 0
-    alive = {info.session.id for info in sessions.list_sessions()}
-    ended = [session_id for session_id in list(stored) if session_id not in alive]
+    ended = [session_id for session_id in stored if session_id not in alive]
     for session_id in ended:
-        uploads.remove_session_files(session_id)
+        streamlit_internals.drop_session_uploads(session_id)
     return len(ended)
 
 
@@ -141,7 +136,7 @@ def parse_once(file_id: str, read) -> Parsed:
 
 def _once(name: str, compute, matrix: np.ndarray):
     """``compute(matrix)``, kept with this session's upload when ``matrix`` is it."""
-    parsed = st.session_state.get(STATE_KEY) if get_script_run_ctx() is not None else None
+    parsed = st.session_state.get(STATE_KEY) if streamlit_internals.in_script_run() else None
     if parsed is None or parsed.matrix is not matrix:
         return compute(matrix)
     if name not in parsed.derived:

@@ -157,12 +157,9 @@ def test_an_upload_is_parsed_once_and_replaces_the_previous_one():
 
 def test_no_process_wide_cache_holds_an_upload():
     """A parse cache keyed by upload bytes let one session pile up matrices for all."""
-    from streamlit.runtime.caching import cache_data_api
     from streamlit.testing.v1 import AppTest
 
-    def cached_bytes() -> int:
-        stats = cache_data_api._data_caches.get_stats()
-        return sum(s.byte_length for family in stats.values() for s in family)
+    from ui.shared.streamlit_internals import cached_data_bytes as cached_bytes
 
     before = cached_bytes()
     big = np.random.default_rng(3).standard_normal((512, 512))
@@ -179,22 +176,17 @@ def test_uploads_of_ended_sessions_are_dropped(monkeypatch):
     it down, so its uploaded bytes stayed for the server's lifetime."""
     from types import SimpleNamespace
 
-    from streamlit import runtime
-    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
-    from streamlit.runtime.uploaded_file_manager import UploadedFileRec
-
+    from ui.shared import streamlit_internals as internals
     from ui.shared.learned import drop_uploads_of_ended_sessions
 
-    uploads = MemoryUploadedFileManager("/_stcore/upload_file")
+    uploads = internals.MemoryUploadedFileManager("/_stcore/upload_file")
     for session_id in ("alive", "stored for a reconnect", "ended"):
-        rec = UploadedFileRec(f"f-{session_id}", "e.npy", "application/octet-stream", b"x" * 9)
+        rec = internals.UploadedFileRec(f"f-{session_id}", "e.npy", "application/x", b"x" * 9)
         uploads.add_file(session_id, rec)
-    listed = [
-        SimpleNamespace(session=SimpleNamespace(id=i)) for i in ("alive", "stored for a reconnect")
-    ]
-    sessions = SimpleNamespace(list_sessions=lambda: listed)
-    instance = SimpleNamespace(uploaded_file_mgr=uploads, _session_mgr=sessions)
-    monkeypatch.setattr(runtime, "exists", lambda: True)
-    monkeypatch.setattr(runtime, "get_instance", lambda: instance)
+    alive = {"alive", "stored for a reconnect"}
+    monkeypatch.setattr(
+        internals, "server_runtime", lambda: SimpleNamespace(uploaded_file_mgr=uploads)
+    )
+    monkeypatch.setattr(internals, "alive_sessions", lambda: alive)
     assert drop_uploads_of_ended_sessions() == 1
-    assert set(uploads.file_storage) == {"alive", "stored for a reconnect"}
+    assert set(internals.upload_sessions()) == alive

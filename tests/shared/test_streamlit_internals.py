@@ -1,0 +1,118 @@
+"""ui.shared.streamlit_internals: every Streamlit internal the app relies on still exists,
+with the kind it had (issue 30). A Streamlit upgrade that renames or moves one fails
+here, by name, instead of silently turning off the figure cache or the upload sweep."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import importlib
+import inspect
+from types import SimpleNamespace
+
+import pytest
+import streamlit
+
+from ui.shared import streamlit_internals as internals
+
+
+def resolve(dotted: str):
+    """``(owner, name, value)`` of ``dotted``: the longest importable module prefix, then
+    attributes; ``value`` is None when the last name is set in ``__init__`` only."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            owner = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:-1]:
+            owner = getattr(owner, name)
+        return owner, parts[-1], getattr(owner, parts[-1], None)
+    raise ImportError(dotted)
+
+
+def is_kind(owner, name: str, value, kind: str) -> bool:
+    if kind == "function":
+        return inspect.isfunction(value)
+    if kind == "method":
+        return callable(value) and (inspect.isfunction(value) or inspect.ismethod(value))
+    if kind == "property":
+        return isinstance(inspect.getattr_static(owner, name, None), property)
+    if kind == "class":
+        return inspect.isclass(value)
+    if kind == "exception":
+        return inspect.isclass(value) and issubclass(value, Exception)
+    if kind == "field":  # of a dataclass or a NamedTuple
+        fields = getattr(owner, "_fields", None) or [
+            f.name for f in dataclasses.fields(owner) if dataclasses.is_dataclass(owner)
+        ]
+        return name in fields
+    if kind == "attribute":  # an instance attribute, set in __init__
+        return inspect.isclass(owner) and name in owner.__init__.__code__.co_names
+    raise ValueError(kind)
+
+
+@pytest.mark.parametrize(("dotted", "kind"), internals.USED, ids=[d for d, _ in internals.USED])
+def test_each_internal_used_exists_with_its_kind(dotted, kind):
+    owner, name, value = resolve(dotted)
+    assert is_kind(owner, name, value, kind), (
+        f"{dotted} is no longer a {kind} in streamlit {streamlit.__version__} (checked with "
+        f"{internals.CHECKED_WITH}): update ui/shared/streamlit_internals.py"
+    )
+
+
+def test_every_streamlit_name_the_module_imports_is_listed():
+    tree = ast.parse(inspect.getsource(internals))
+    imported = {
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module.startswith("streamlit.")
+        for alias in node.names
+    }
+    listed = {dotted for dotted, _ in internals.USED}
+    assert all(any(d.startswith(name) for d in listed) for name in imported), imported
+
+
+def test_a_rename_is_caught():
+    """The check itself: a name Streamlit does not have fails."""
+    owner, name, value = resolve("streamlit.runtime.runtime.Runtime._session_manager")
+    assert not is_kind(owner, name, value, "attribute")
+    owner, name, value = resolve("streamlit.runtime.media_file_manager.MediaFileManager.remove")
+    assert not is_kind(owner, name, value, "method")
+
+
+def test_without_a_server_there_is_nothing_to_sweep():
+    assert internals.server_runtime() is None
+    assert internals.upload_sessions() == []
+    assert internals.alive_sessions() is None
+    internals.sweep_media_files()  # does nothing, raises nothing
+
+
+def test_sessions_and_their_uploads_are_read_from_the_runtime(monkeypatch):
+    """The shapes ``ui.shared.learned`` relies on, on Streamlit's own classes."""
+    from streamlit.runtime.session_manager import SessionInfo
+
+    uploads = internals.MemoryUploadedFileManager("/_stcore/upload_file")
+    for session_id in ("a", "b"):
+        rec = internals.UploadedFileRec(f"f-{session_id}", "e.npy", "application/x", b"x")
+        uploads.add_file(session_id, rec)
+    listed = [SessionInfo(client=None, session=SimpleNamespace(id="a"))]
+    sessions = SimpleNamespace(list_sessions=lambda: listed)
+    rt = SimpleNamespace(uploaded_file_mgr=uploads, _session_mgr=sessions)
+    monkeypatch.setattr(internals, "server_runtime", lambda: rt)
+    assert sorted(internals.upload_sessions()) == ["a", "b"]
+    assert internals.alive_sessions() == {"a"}
+    internals.drop_session_uploads("b")
+    assert internals.upload_sessions() == ["a"]
+
+
+def test_cached_data_bytes_counts_what_st_cache_data_holds():
+    before = internals.cached_data_bytes()
+
+    @streamlit.cache_data
+    def held(n: int) -> bytes:
+        return b"x" * n
+
+    held(200_000)
+    assert internals.cached_data_bytes() - before >= 200_000
+    held.clear()
