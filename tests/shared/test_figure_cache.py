@@ -22,17 +22,19 @@ def clock_args():
     d, base = 16, 10000.0
     dial, frames = np.arange(d // 2), np.arange(wl.MAX_FRAMES)
     hand_x, hand_y, _ = spectrum.clock_hands(frames, dial, d, base)
-    return dial, posenc.wavelengths(d, base), frames, hand_x, hand_y, t
+    labels = [t("wavelengths.dial_label", pair=int(i), wavelength=f"{w:.4g}") for i, w in
+              zip(dial, posenc.wavelengths(d, base), strict=True)]  # fmt: skip
+    return labels, frames, hand_x, hand_y
 
 
 def test_a_figure_rebuilt_from_its_json_draws_the_same():
-    fig = wl.clock_figure(*clock_args(), columns=4)
+    fig = wl.clock_figure(*clock_args(), play="play", pause="pause", columns=4)
     again = figure_cache.from_spec(fig.to_json())
     assert json.loads(again.to_json()) == json.loads(fig.to_json())
 
 
 def test_a_rebuilt_figure_holds_arrays_as_the_builder_made_them():
-    fig = wl.clock_figure(*clock_args(), columns=4)
+    fig = wl.clock_figure(*clock_args(), play="play", pause="pause", columns=4)
     again = figure_cache.from_spec(fig.to_json())
     assert isinstance(again.data[0].x, np.ndarray) == isinstance(fig.data[0].x, np.ndarray)
     for built, rebuilt in zip(fig.data, again.data, strict=True):
@@ -46,7 +48,7 @@ def test_outside_a_script_run_the_builder_runs_as_it_is():
     @figure_cache.cached
     def build(n: int) -> go.Figure:
         calls.append(n)
-        return wl.clock_figure(*clock_args())
+        return wl.clock_figure(*clock_args(), play="play", pause="pause")
 
     assert build(1) is not build(1)
     assert calls == [1, 1]

@@ -4,21 +4,23 @@ import re
 
 import numpy as np
 import pytest
-from support.screen import decode
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
+from support.screen import decode
 
 import posenc
 from posenc.rotation import block_rotation
 from ui.features.rotation import data
 from ui.features.rotation import figures as figs
 from ui.plain.grids import MAX_CHART_BYTES, chart_bytes
-from ui.plain.texts import text
 
-
-def tr(key, **values):
-    return text("en", key, **values)
+# The words the page passes to each builder (translated there; any strings do here).
+DIM = dict(axis_title="dim")
+RESIDUAL = dict(names={"residual": "residual", "rounding": "rounding"}, x_title="p", y_title="r")
+CIRCLE = dict(names={"positions": "positions", "arc": "arc"}, p_title="p")
+DOT = dict(titles=("dot", "distance"))
+PAIR_ERROR = dict(title="fit", x_title="pair", y_title="error", slow_label="slow")
 
 
 def trace_xy(trace):
@@ -62,7 +64,7 @@ def test_runs_describes_a_window():
 
 def test_matrix_figure_draws_the_values_and_outlines_the_block():
     idx, z = data.t_window(3.0, 16, 10000.0, "interleaved", 2)
-    fig = figs.matrix_figure(idx, z, (4, 5), tr).to_plotly_json()
+    fig = figs.matrix_figure(idx, z, (4, 5), **DIM).to_plotly_json()
     assert_allclose(decode(fig["data"][0]["z"]), z, atol=1e-7)
     rects = [s for s in fig["layout"]["shapes"] if s["type"] == "rect"]
     assert sorted((r["x0"] + 0.5, r["y0"] + 0.5) for r in rects) == [
@@ -75,7 +77,7 @@ def test_matrix_figure_draws_the_values_and_outlines_the_block():
 
 def test_split_window_uses_category_axes_labelled_with_true_dimensions():
     idx, z = data.t_window(3.0, 4096, 10000.0, "split", 5)
-    fig = figs.matrix_figure(idx, z, data.pair_indices(4096, 5, "split"), tr).to_plotly_json()
+    fig = figs.matrix_figure(idx, z, data.pair_indices(4096, 5, "split"), **DIM).to_plotly_json()
     assert fig["layout"]["xaxis"]["type"] == "category"
     labels = list(decode(fig["data"][0]["x"]))
     assert "2053" in labels and "5" in labels  # pair 5: dimensions 5 and 2048 + 5
@@ -86,7 +88,7 @@ def test_split_window_uses_category_axes_labelled_with_true_dimensions():
 
 def test_block_figure_shows_the_numbers():
     block = posenc.rotation_matrix(1.0, 2, base=100.0)
-    fig = figs.block_figure(block, (0, 1), tr).to_plotly_json()
+    fig = figs.block_figure(block, (0, 1), **DIM).to_plotly_json()
     assert_allclose(decode(fig["data"][0]["z"]), block)
     assert fig["data"][0]["texttemplate"] == "%{z:.6f}"
 
@@ -106,7 +108,7 @@ def test_live_check_pools_by_maximum_and_keeps_every_residual():
 def test_residual_figure_draws_the_residuals_and_the_rounding_line():
     p = np.arange(10.0)
     r = np.full(10, 1e-16)
-    fig = figs.residual_figure(p, r, -4.0, tr).to_plotly_json()
+    fig = figs.residual_figure(p, r, -4.0, **RESIDUAL).to_plotly_json()
     x, y = trace_xy(fig["data"][0])
     assert_allclose(x, p)
     assert_allclose(y, r)
@@ -135,7 +137,7 @@ def test_circle_arc_has_the_same_angle_whichever_p(k):
     omega = 0.3
     c = data.circle(50, omega)
     angles = [
-        _arc_angle(figs.circle_figure(c.positions, c.angles, p, k, omega, tr))
+        _arc_angle(figs.circle_figure(c.positions, c.angles, p, k, omega, **CIRCLE))
         for p in (0, 17, 4000)
     ]
     assert_allclose(angles, figs.wrap_angle(omega * k), atol=1e-9)
@@ -144,7 +146,7 @@ def test_circle_arc_has_the_same_angle_whichever_p(k):
 def test_circle_marks_p_and_p_plus_k_on_the_unit_circle():
     omega, p, k = 0.7, 12, -3.25
     c = data.circle(30, omega)
-    fig = figs.circle_figure(c.positions, c.angles, p, k, omega, tr).to_plotly_json()
+    fig = figs.circle_figure(c.positions, c.angles, p, k, omega, **CIRCLE).to_plotly_json()
     px, py = trace_xy(fig["data"][3])
     qx, qy = trace_xy(fig["data"][4])
     assert_allclose((px[1], py[1]), (np.sin(omega * p), np.cos(omega * p)))
@@ -196,7 +198,7 @@ def test_dot_at_compares_rows_with_the_formula():
 def test_dot_figure_marks_plus_and_minus_k_at_one_height():
     curve = data.dot_curve(20, 8, 10000.0, 4.0)
     at_k = (float(posenc.offset_dot(4.0, 8)), float(posenc.offset_distance(4.0, 8)))
-    fig = figs.dot_figure(curve.k, curve.dot, curve.distance, 4.0, at_k, tr).to_plotly_json()
+    fig = figs.dot_figure(curve.k, curve.dot, curve.distance, 4.0, at_k, **DOT).to_plotly_json()
     for marker in (fig["data"][1], fig["data"][3]):
         x, y = trace_xy(marker)
         assert x.tolist() == [-4.0, 4.0] and y[0] == y[1]
@@ -226,7 +228,7 @@ def test_fit_view_caps_dimensions_and_rows_with_flags():
 
 
 def test_pair_error_figure_is_logarithmic_and_marks_the_slow_pairs():
-    fig = figs.pair_error_figure(np.array([0.0, 1e-12, 0.5]), 2, tr).to_plotly_json()
+    fig = figs.pair_error_figure(np.array([0.0, 1e-12, 0.5]), 2, **PAIR_ERROR).to_plotly_json()
     assert fig["layout"]["yaxis"]["type"] == "log"
     _, y = trace_xy(fig["data"][0])
     assert y.min() > 0
@@ -292,15 +294,15 @@ def test_every_figure_stays_under_1_mb_at_the_largest_settings():
     view = data.fit(L, d, base, k, "interleaved", "sequence")
     inner = data.window_indices(view.fit.columns.size, 255, "interleaved")
     built = [
-        figs.matrix_figure(idx, z, data.pair_indices(d, pair, "split"), tr),
-        figs.block_figure(z[:2, :2], (0, 1), tr),
-        figs.residual_figure(check.positions, check.residuals, k, tr),
-        figs.circle_figure(c.positions, c.angles, p, k, omega, tr),
-        figs.dot_figure(curve.k, curve.dot, curve.distance, k, (1.0, 1.0), tr),
+        figs.matrix_figure(idx, z, data.pair_indices(d, pair, "split"), **DIM),
+        figs.block_figure(z[:2, :2], (0, 1), **DIM),
+        figs.residual_figure(check.positions, check.residuals, k, **RESIDUAL),
+        figs.circle_figure(c.positions, c.angles, p, k, omega, **CIRCLE),
+        figs.dot_figure(curve.k, curve.dot, curve.distance, k, (1.0, 1.0), **DOT),
         figs.matrix_figure(
-            view.fit.columns[inner], view.fit.matrix[np.ix_(inner, inner)], (0, 1), tr
+            view.fit.columns[inner], view.fit.matrix[np.ix_(inner, inner)], (0, 1), **DIM
         ),
-        figs.pair_error_figure(view.fit.pair_errors, view.slow_from, tr),
+        figs.pair_error_figure(view.fit.pair_errors, view.slow_from, **PAIR_ERROR),
     ]
     sizes = [chart_bytes(fig) for fig in built]
     assert max(sizes) < MAX_CHART_BYTES, sizes

@@ -33,7 +33,21 @@ def lambda_figure(d_model=128, base=1e4, extra=(100.0, 5e5), context=50):
         "beyond": classes.beyond_context,
         "aliased": classes.aliased,
     }
-    return figs.wavelength_figure(np.arange(d_model // 2), series, masks, context, tr)
+    words = dict(  # as the page translates them
+        titles=(tr("wavelengths.fig_lambda"), tr("wavelengths.fig_omega")),
+        names=[tr("wavelengths.series_base", base=f"{b:g}") for b, _ in series],
+        class_names={
+            key: tr(f"wavelengths.class_{key}", count=int(mask.sum()))
+            for key, mask in masks.items()
+        },
+        context_names=(
+            tr("wavelengths.line_context", context=context),
+            tr("wavelengths.line_context_omega", context=context),
+        ),
+        nyquist_names=(tr("wavelengths.line_nyquist"), tr("wavelengths.line_nyquist_omega")),
+        x_title=tr("wavelengths.pair_axis"),
+    )
+    return figs.wavelength_figure(np.arange(d_model // 2), series, masks, context, **words)
 
 
 def clock(d_model=128, base=1e4, p0=0, step=1, dials=12):
@@ -41,7 +55,37 @@ def clock(d_model=128, base=1e4, p0=0, step=1, dials=12):
     positions = p0 + step * np.arange(figs.MAX_FRAMES)
     x, y, _ = spectrum.clock_hands(positions, pairs, d_model, base)
     lam = posenc.wavelengths(d_model, base)[pairs]
-    return figs.clock_figure(pairs, lam, positions, x, y, tr), pairs, x, y
+    labels = [f"pair {i}, λ = {w:.4g}" for i, w in zip(pairs, lam, strict=True)]
+    fig = figs.clock_figure(labels, positions, x, y, play="play", pause="pause")
+    return fig, pairs, x, y
+
+
+def curve_words(dims, lang="en"):
+    """What the page passes to ``curves_figure``, in ``lang``."""
+    return dict(
+        names=[text(lang, "wavelengths.series_dim", dim=j) for j in dims],
+        x_title=text(lang, "common.position"),
+        y_title=text(lang, "common.value"),
+    )
+
+
+def sine_marks(a, b, c, d):
+    """The legend names the Sine basics tab passes to ``sine_figure``."""
+    parts = figs.sine_parts(b, c)
+    return {
+        "midline": tr("wavelengths.basics_midline", d=f"{d:g}"),
+        "period": tr("wavelengths.basics_period", period=f"{parts.period:.4g}"),
+        "amplitude": tr("wavelengths.basics_amplitude", a=f"{a:g}"),
+        "phase": tr("wavelengths.basics_phase", shift=f"{parts.shift:.4g}"),
+    }
+
+
+FORM_WORDS = dict(form_names={"power": "power", "log": "log"}, x_title="i", y_title="ulp")
+DRIFT_WORDS = dict(
+    names={k: k for k in ("torch_f32", "div_term_only", "rounded_f32", "bound")},
+    x_title="p",
+    y_title="error",
+)
 
 
 # --- wavelengths ------------------------------------------------------------------
@@ -95,12 +139,12 @@ def test_seed_003_curves_are_dims_4_to_7_of_the_d20_table_over_100_positions():
     positions = np.arange(100)
     dims = [4, 5, 6, 7]
     values = posenc.encode_positions(positions, 20, 10000.0, dims=dims)
-    fig = figs.curves_figure(positions, values, dims, tr)
+    fig = figs.curves_figure(positions, values, dims, **curve_words(dims))
     table = posenc.sinusoidal(100, 20, 10000.0)
     assert [t.name for t in fig.data] == ["dim 4", "dim 5", "dim 6", "dim 7"]
     for trace, dim in zip(fig.data, dims, strict=True):
         np.testing.assert_allclose(y_of(trace), table[:, dim], atol=1e-7)
-    zh = figs.curves_figure(positions, values, dims, lambda key, **v: text("zh", key, **v))
+    zh = figs.curves_figure(positions, values, dims, **curve_words(dims, "zh"))
     assert [t.hovertemplate.split("<br>")[0] for t in zh.data] == [t.name for t in zh.data]
     assert zh.data[0].name == "第 4 维"
 
@@ -109,7 +153,7 @@ def test_seed_004_panels_are_the_sines_of_pairs_0_to_99_at_k_0_4_8_12():
     ks = [0, 4, 8, 12]
     x = np.arange(100)
     values = posenc.encode_positions(ks, 512, 10000.0, dims=2 * x)
-    fig = figs.vectors_figure(x, values, ks, tr("wavelengths.vec_x_pairs"), tr)
+    fig = figs.vectors_figure(x, values, ks, tr("wavelengths.vec_x_pairs"))
     assert [a.text for a in fig.layout.annotations] == ["p = 0", "p = 4", "p = 8", "p = 12"]
     for trace, k in zip(fig.data, ks, strict=True):
         seed = np.sin(k / np.power(10000, 2 * x / 512))  # plotSinusoid of seed 004
@@ -122,13 +166,14 @@ def test_curves_at_the_line_budget_stay_under_1_mb():
     assert positions.size <= MAX_LINE_POINTS
     dims = list(range(4084, 4096))  # the most dims the spec allows
     values = posenc.encode_positions(positions, 4096, 1e9, dims=dims)
-    assert chart_bytes(figs.curves_figure(positions, values, dims, tr)) < MAX_CHART_BYTES
+    fig = figs.curves_figure(positions, values, dims, **curve_words(dims))
+    assert chart_bytes(fig) < MAX_CHART_BYTES
 
 
 def test_vectors_of_eight_full_rows_at_d_model_4096_stay_under_1_mb():
     ks = [0, 1, 10, 100, 1000, 10**4, 10**5, 10**6]
     x = np.arange(4096)
-    fig = figs.vectors_figure(x, posenc.encode_positions(ks, 4096, 1e4, dims=x), ks, "j", tr)
+    fig = figs.vectors_figure(x, posenc.encode_positions(ks, 4096, 1e4, dims=x), ks, "j")
     assert len(fig.data) == 8 and chart_bytes(fig) < MAX_CHART_BYTES
 
 
@@ -195,7 +240,7 @@ def test_forms_figure_shows_both_forms_in_both_dtypes():
         )
         for dtype in ("float64", "float32")
     }
-    fig = ff.forms_figure(np.arange(32), errors, tr)
+    fig = ff.forms_figure(np.arange(32), errors, **FORM_WORDS)
     assert len(fig.data) == 4
     assert [a.text for a in fig.layout.annotations] == ["float64", "float32"]
     np.testing.assert_array_equal(y_of(fig.data[1]), errors["float64"][1])
@@ -205,7 +250,7 @@ def test_drift_figure_leaves_out_position_0_and_marks_the_context():
     positions = wl_data.drift_positions(50)
     assert {0, 49, 8191, 99999} <= set(positions.tolist())
     drift = spectrum.float32_drift(positions, 512, 1e4)
-    fig = ff.drift_figure(positions, drift, 50, tr)
+    fig = ff.drift_figure(positions, drift, 50, **DRIFT_WORDS)
     assert y_of(fig.data[0]).size == positions.size - 1
     assert fig.layout.xaxis.type == "log"
     marker = fig.data[-1]
@@ -215,7 +260,8 @@ def test_drift_figure_leaves_out_position_0_and_marks_the_context():
 
 def test_drift_figure_without_a_context_line_when_l_is_1():
     positions = wl_data.drift_positions(1)
-    fig = ff.drift_figure(positions, spectrum.float32_drift(positions, 4096, 1e9), 1, tr)
+    drift = spectrum.float32_drift(positions, 4096, 1e9)
+    fig = ff.drift_figure(positions, drift, 1, **DRIFT_WORDS)
     assert not any(t.mode == "lines+text" for t in fig.data)
 
 
@@ -295,7 +341,7 @@ def test_specs_are_page_prefixed_and_presets_set_only_known_keys():
     ],
 )
 def test_sine_figure_draws_a_sin_bx_plus_c_plus_d_with_its_parts_marked(a, b, c, d):
-    fig = figs.sine_figure(a, b, c, d, tr).to_plotly_json()
+    fig = figs.sine_figure(a, b, c, d, marks=sine_marks(a, b, c, d)).to_plotly_json()
     reference, wave, midline, period, amplitude, rise = fig["data"]
     x = np.asarray(decode(wave["x"]), dtype=float)
     np.testing.assert_allclose(decode(wave["y"]), a * np.sin(b * x + c) + d, atol=1e-12)
@@ -317,14 +363,16 @@ def test_sine_figure_draws_a_sin_bx_plus_c_plus_d_with_its_parts_marked(a, b, c,
 
 def test_sine_parts_of_an_unshifted_wave_say_0_not_minus_0():
     assert f"{figs.sine_parts(1.0, 0.0).shift:.4g}" == "0"
-    fig = figs.sine_figure(1.0, 1.0, 0.0, 0.0, tr).to_plotly_json()
+    fig = figs.sine_figure(1.0, 1.0, 0.0, 0.0, marks=sine_marks(1.0, 1.0, 0.0, 0.0))
+    fig = fig.to_plotly_json()
     assert "-0" not in fig["data"][-1]["name"]
 
 
 def test_seed_003s_four_times_between_0_and_1_has_frequency_4_and_period_a_quarter():
     parts = figs.sine_parts(8 * np.pi, 0.0)
     assert (parts.period, parts.frequency) == pytest.approx((0.25, 4.0))
-    fig = figs.sine_figure(1.0, 8 * np.pi, 0.0, 0.0, tr).to_plotly_json()
+    fig = figs.sine_figure(1.0, 8 * np.pi, 0.0, 0.0, marks=sine_marks(1.0, 8 * np.pi, 0, 0))
+    fig = fig.to_plotly_json()
     x = np.asarray(decode(fig["data"][1]["x"]), dtype=float)
     assert x[-1] == pytest.approx(1.0)  # the figure spans x = 0 .. 1, as the seed's does
     crossings = np.sum(np.diff(np.sign(np.sin(8 * np.pi * x[1:-1]))) > 0)
@@ -335,11 +383,12 @@ def test_curve_samples_at_the_largest_dense_length_stay_under_1_mb():
     x = wl_data.curve_samples(MAX_LINE_POINTS)
     assert x.size <= MAX_LINE_POINTS and wl_data.curve_samples(MAX_LINE_POINTS + 1) is None
     dims = list(range(4084, 4096))
-    fig = figs.curves_figure(x, posenc.encode_positions(x, 4096, 1e9, dims=dims), dims, tr)
+    values = posenc.encode_positions(x, 4096, 1e9, dims=dims)
+    fig = figs.curves_figure(x, values, dims, **curve_words(dims))
     assert chart_bytes(fig) < MAX_CHART_BYTES
     x = wl_data.curve_samples(figs.MAX_MARKERS)  # the longest curve with dots
     fig = figs.curves_figure(
-        x, posenc.encode_positions(x, 4096, 1e9, dims=dims), dims, tr, marked=True
+        x, posenc.encode_positions(x, 4096, 1e9, dims=dims), dims, **curve_words(dims), marked=True
     )
     assert chart_bytes(fig) < MAX_CHART_BYTES
 

@@ -1,12 +1,12 @@
 """Figure builders of the rotation page: arrays in, ``go.Figure`` out; LaTeX strings too.
 
-Texts come in through ``tr(key, **values)`` (the page passes ``ui.shared.i18n.t``), so the
-builders stay free of Streamlit and are tested with any callable.
+The words a figure shows come in as strings the page has translated (``axis_title``,
+``names``, ...), so the builders stay free of Streamlit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -15,7 +15,6 @@ from ui.plain.grids import Grid
 from ui.plain.pick import mark
 from ui.plain.style import cell, heatmap, panels, style, style_stacked
 
-Tr = Callable[..., str]
 EPS = float(np.finfo(np.float64).eps)
 RED, BLUE, GREY = "#b2182b", "#2166ac", "#8c8c8c"
 OUTLINE = "#f5a700"  # amber: visible on dark red, dark blue and white cells
@@ -29,19 +28,20 @@ def matrix_figure(
     idx: np.ndarray,
     z: np.ndarray,
     highlight: Sequence[int],
-    tr: Tr,
     *,
+    axis_title: str,
     title: str | None = None,
     height: int = 460,
 ) -> go.Figure:
     """Rows and columns ``idx`` of a d x d matrix, the cells of ``highlight`` x ``highlight``
-    outlined. A window that is not one run (split layout) gets category axes labelled
-    with the true indices, so nothing is stretched over the gap."""
+    outlined; both axes are titled ``axis_title``. A window that is not one run (split
+    layout) gets category axes labelled with the true indices, so nothing is stretched
+    over the gap."""
     idx = np.asarray(idx)
     contiguous = _contiguous(idx)
     labels = idx if contiguous else np.array([str(i) for i in idx])
     grid = Grid(np.asarray(z, dtype=np.float32), labels, labels, 1, 1)  # display only
-    dim = tr("rotation.axis_dim")
+    dim = axis_title
     fig, _ = heatmap(
         grid,
         x_title=dim,
@@ -75,8 +75,11 @@ def matrix_figure(
     return fig
 
 
-def block_figure(block: np.ndarray, dims: Sequence[int], tr: Tr, *, height: int = 260) -> go.Figure:
-    """The 2 x 2 block of one pair, magnified, with its numbers."""
+def block_figure(
+    block: np.ndarray, dims: Sequence[int], *, axis_title: str, height: int = 260
+) -> go.Figure:
+    """The 2 x 2 block of one pair, magnified, with its numbers; both axes titled
+    ``axis_title``."""
     labels = [str(d) for d in dims]
     fig = go.Figure(
         go.Heatmap(
@@ -93,9 +96,8 @@ def block_figure(block: np.ndarray, dims: Sequence[int], tr: Tr, *, height: int 
             hovertemplate="%{z:.12f}<extra></extra>",
         )
     )
-    dim = tr("rotation.axis_dim")
-    fig.update_xaxes(type="category", title=dim, side="top")
-    fig.update_yaxes(type="category", title=dim, autorange="reversed")
+    fig.update_xaxes(type="category", title=axis_title, side="top")
+    fig.update_yaxes(type="category", title=axis_title, autorange="reversed")
     fig.update_yaxes(scaleanchor="x", scaleratio=1, constrain="domain")
     style(fig, height=height)
     fig.update_layout(margin=dict(l=60, r=10, t=50, b=10))
@@ -103,16 +105,24 @@ def block_figure(block: np.ndarray, dims: Sequence[int], tr: Tr, *, height: int 
 
 
 def residual_figure(
-    positions: np.ndarray, residuals: np.ndarray, k: float, tr: Tr, *, height: int = 340
+    positions: np.ndarray,
+    residuals: np.ndarray,
+    k: float,
+    *,
+    names: Mapping[str, str],
+    x_title: str,
+    y_title: str,
+    height: int = 340,
 ) -> go.Figure:
-    """max_j |PE[p] T(k) - PE[p + k]| over p, with the float64 rounding of the angle."""
+    """max_j |PE[p] T(k) - PE[p + k]| over p, with the float64 rounding of the angle;
+    ``names``: the legend names of the ``residual`` and the ``rounding``."""
     positions = np.asarray(positions, dtype=np.float64)
     fig = go.Figure()
     fig.add_scatter(
         x=positions,
         y=np.asarray(residuals, dtype=np.float64),
         mode="lines+markers" if positions.size <= 60 else "lines",
-        name=tr("rotation.residual_name"),
+        name=names["residual"],
         line=dict(color=RED),
         hovertemplate="p = %{x}<br>%{y:.3e}<extra></extra>",
     )
@@ -120,13 +130,13 @@ def residual_figure(
         x=positions,
         y=EPS * (np.abs(positions) + abs(k)),
         mode="lines",
-        name=tr("rotation.rounding_name"),
+        name=names["rounding"],
         line=dict(color=GREY, dash="dash"),
         hoverinfo="skip",
     )
     top = max(float(np.max(residuals)), EPS * (float(np.max(np.abs(positions))) + abs(k)), EPS)
-    fig.update_xaxes(title=tr("rotation.axis_p"))
-    fig.update_yaxes(title=tr("rotation.axis_residual"), exponentformat="e", range=[0, 1.1 * top])
+    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=y_title, exponentformat="e", range=[0, 1.1 * top])
     fig.update_layout(legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0))
     return style(fig, height=height)
 
@@ -143,11 +153,16 @@ def circle_figure(
     p: float,
     k: float,
     omega: float,
-    tr: Tr,
     *,
+    names: Mapping[str, str],
+    p_title: str,
     height: int = 480,
 ) -> go.Figure:
-    """Points (sin w p, cos w p) of one pair, position p and p + k, the arc between."""
+    """Points (sin w p, cos w p) of one pair, position p and p + k, the arc between.
+
+    ``names``: the legend names of the ``positions`` and of the ``arc`` (with its angle,
+    ``wrap_angle(omega * k)``); ``p_title``: the colour bar's title (the position p).
+    """
     fig = go.Figure()
     ring = np.linspace(0, 2 * np.pi, 241)
     fig.add_scatter(
@@ -162,14 +177,14 @@ def circle_figure(
         x=np.sin(angles),
         y=np.cos(angles),
         mode="markers",
-        name=tr("rotation.circle_positions"),
+        name=names["positions"],
         marker=dict(
             size=6 if np.size(positions) <= 500 else 4,
             color=np.asarray(positions, dtype=np.float64),
             colorscale="Viridis",
             cmin=0,
             cmax=max(float(np.max(positions)), 1.0),
-            colorbar=dict(title=tr("rotation.axis_p"), thickness=12),
+            colorbar=dict(title=p_title, thickness=12),
         ),
         customdata=positions,
         hovertemplate="p = %{customdata}<br>(%{x:.4f}, %{y:.4f})<extra></extra>",
@@ -182,7 +197,7 @@ def circle_figure(
         y=0.82 * np.cos(arc),
         mode="lines",
         line=dict(color="black", width=3),
-        name=tr("rotation.circle_arc", angle=f"{turn:.4f}"),
+        name=names["arc"],
         hoverinfo="skip",
     )
     end = omega * (p + k)
@@ -218,8 +233,8 @@ def dot_figure(
     distance: np.ndarray,
     k: float,
     at_k: tuple[float, float],
-    tr: Tr,
     *,
+    titles: tuple[str, str],
     height: int = 360,
     stacked: bool = False,
     picks: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
@@ -227,11 +242,11 @@ def dot_figure(
 ) -> go.Figure:
     """PE[p] . PE[p + k] and ||PE[p] - PE[p + k]|| against k, the chosen +-k marked.
 
-    Side by side; ``stacked`` (a phone): one above the other, about twice as tall.
+    ``titles``: the two panels'. Side by side; ``stacked`` (a phone): one above the
+    other, about twice as tall.
     ``picks``: whole offsets with both curves' values there, points a click picks
     (``ui.shared.grab``; ``pick_text`` ends their hover text).
     """
-    titles = (tr("rotation.dot_title"), tr("rotation.distance_title"))
     panel_height = height - 70
     fig = panels(2, stacked=stacked, titles=titles, spacing=0.1, panel_height=panel_height)
     for col, (values, value, colour) in enumerate(
@@ -278,9 +293,17 @@ def dot_figure(
 
 
 def pair_error_figure(
-    errors: np.ndarray, slow_from: int | None, tr: Tr, *, height: int = 360
+    errors: np.ndarray,
+    slow_from: int | None,
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    slow_label: str,
+    height: int = 360,
 ) -> go.Figure:
-    """max |W - T(k)| per pair on a log axis; where pairs turn less than once over the sample."""
+    """max |W - T(k)| per pair on a log axis; where pairs turn less than once over the
+    sample, a line labelled ``slow_label``. ``x_title`` names a pair (axis and hover)."""
     errors = np.asarray(errors, dtype=np.float64)
     pairs = np.arange(errors.size)
     fig = go.Figure(
@@ -289,20 +312,20 @@ def pair_error_figure(
             y=np.maximum(errors, 1e-17),
             mode="lines+markers" if errors.size <= 128 else "lines",
             line=dict(color=RED),
-            hovertemplate=f"{tr('rotation.axis_pair')} %{{x}}<br>%{{y:.2e}}<extra></extra>",
+            hovertemplate=f"{x_title} %{{x}}<br>%{{y:.2e}}<extra></extra>",
         )
     )
     if slow_from is not None and slow_from < errors.size:
         fig.add_vline(
             x=slow_from - 0.5,
             line=dict(color=GREY, dash="dot"),
-            annotation_text=tr("rotation.fit_slow_line"),
+            annotation_text=slow_label,
             annotation_position="top right",
         )
-    fig.update_xaxes(title=tr("rotation.axis_pair"))
+    fig.update_xaxes(title=x_title)
     # No fixed dtick: at 1 per decade an error range inside one decade had no tick at all.
-    fig.update_yaxes(type="log", title=tr("rotation.axis_fit_error"), exponentformat="e")
-    return style(fig, height=height, title=tr("rotation.fit_error_title"))
+    fig.update_yaxes(type="log", title=y_title, exponentformat="e")
+    return style(fig, height=height, title=title)
 
 
 # --- formulas (shared by both languages) -------------------------------------------------

@@ -27,14 +27,18 @@ def render() -> None:
         st.header(t("rotation.t_header"))
         idx, window, block = pair_block()
         left, right = controls.beside([3, 2])
-        fig_t = figs.matrix_figure(idx, window, dims, t, height=chart(520))
+        fig_t = figs.matrix_figure(
+            idx, window, dims, axis_title=t("rotation.axis_dim"), height=chart(520)
+        )
         controls.plot(fig_t, "rot_t_chart", left)
         if idx.size < d_model:
             left.caption(t("rotation.t_window", runs=data.runs(idx), d_model=d_model))
         left.caption(t("rotation.t_lead"))
         right.markdown(t("rotation.block_header", pair=pair))
         controls.plot(
-            figs.block_figure(block, dims, t, height=chart(280)), "rot_block_chart", right
+            figs.block_figure(block, dims, axis_title=t("rotation.axis_dim"), height=chart(280)),
+            "rot_block_chart",
+            right,
         )
         st.latex(figs.block_latex(pair, k, block))
         st.latex(figs.angle_latex(pair, d_model, base, k, omega))
@@ -77,7 +81,15 @@ def render() -> None:
             f"{bound:.2e}",
             help=t("rotation.check_bound_help", wrong=f"{data.wrong_index_residual(*setting):.2g}"),
         )
-        fig_r = figs.residual_figure(check.positions, check.residuals, k, t, height=chart(340))
+        fig_r = figs.residual_figure(
+            check.positions,
+            check.residuals,
+            k,
+            names={key: t(f"rotation.{key}_name") for key in ("residual", "rounding")},
+            x_title=t("rotation.axis_p"),
+            y_title=t("rotation.axis_residual"),
+            height=chart(340),
+        )
         controls.plot(fig_r, "rot_check_chart")
         if check.pool > 1:
             st.caption(t("rotation.check_pooled", pool=check.pool))
@@ -107,12 +119,17 @@ def render() -> None:
         p = position_slider()
         circle = data.circle(seq_len, omega)
         left, right = controls.beside([3, 2])
+        rest = figs.wrap_angle(omega * k)  # the turn from p to p + k, in (-pi, pi]
+        names = {
+            "positions": t("rotation.circle_positions"),
+            "arc": t("rotation.circle_arc", angle=f"{rest:.4f}"),
+        }
         fig_c = figs.circle_figure(
-            circle.positions, circle.angles, p, k, omega, t, height=chart(480)
-        )
+            circle.positions, circle.angles, p, k, omega, names=names,
+            p_title=t("rotation.axis_p"), height=chart(480),
+        )  # fmt: skip
         grab.plot(fig_c, "rot_circle_chart", specs.POS, where=left)
         grab.hint(t("rotation.circle_pick"), left)
-        rest = figs.wrap_angle(omega * k)
         turns = round((omega * k - rest) / (2 * np.pi))
         right.latex(
             rf"\omega_{{{pair}}}(p+k) - \omega_{{{pair}}}\,p = \omega_{{{pair}}}\,k"
@@ -169,7 +186,7 @@ def render() -> None:
             curve.distance,
             k,
             at_k,
-            t,
+            titles=(t("rotation.dot_title"), t("rotation.distance_title")),
             height=chart(360),
             stacked=controls.stacked(),
             picks=data.dot_picks(seq_len, d_model, base, k)[:3],

@@ -64,12 +64,20 @@ def tab(setting: tuple[int, int, float, float, str], pair: int, dims: np.ndarray
         fit.columns[inner],
         fit.matrix[np.ix_(inner, inner)],
         dims,
-        t,
+        axis_title=t("rotation.axis_dim"),
         title=t("rotation.fit_w_title"),
         height=chart(440),
     )
     controls.plot(fig_w, "rot_fit_w_chart", left)
-    fig_e = figs.pair_error_figure(fit.pair_errors, view.slow_from, t, height=chart(440))
+    fig_e = figs.pair_error_figure(
+        fit.pair_errors,
+        view.slow_from,
+        title=t("rotation.fit_error_title"),
+        x_title=t("rotation.axis_pair"),
+        y_title=t("rotation.axis_fit_error"),
+        slow_label=t("rotation.fit_slow_line"),
+        height=chart(440),
+    )
     controls.plot(fig_e, "rot_fit_error_chart", right)
     drawn_line = view.slow_from is not None and view.slow_from < view.pairs
     st.caption(t("rotation.fit_notice" if drawn_line else "rotation.fit_notice_no_line"))

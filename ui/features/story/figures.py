@@ -1,19 +1,19 @@
 """Small figures of the "Start here" story: plain functions arrays -> go.Figure.
 
-``tr`` is the caller's text function (``ui.shared.i18n.t``), so every label follows the reader's
-language; values come from ``ui.features.story.data``.
+The words a figure shows (names, titles, hover texts) come in as strings the caller has
+translated, so every label follows the reader's language; values come from
+``ui.features.story.data``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 
 from ui.plain.style import cell, panels, style, style_stacked
 
-Tr = Callable[..., str]
 BLUE, RED, GREEN, GREY = "#2166ac", "#b2182b", "#1b7837", "#8a909c"
 
 
@@ -25,48 +25,53 @@ def _legend_on_top(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def order_figure(a: np.ndarray, b: np.ndarray, tr: Tr, *, height: int = 340) -> go.Figure:
-    """The output vector of one word in two word orders, component by component."""
+def order_figure(
+    a: np.ndarray, b: np.ndarray, *, names: tuple[str, str], x_title: str, y_title: str,
+    hover: str, height: int = 340,
+) -> go.Figure:  # fmt: skip
+    """The output vector of one word in two word orders, component by component;
+    ``names``: the two orders' legend names."""
     x = np.arange(a.size)
-    hover = tr("story.order_hover") + "<extra></extra>"
+    hover = hover + "<extra></extra>"
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
-            x=x, y=a, name=tr("story.order_a"), mode="lines+markers",
+            x=x, y=a, name=names[0], mode="lines+markers",
             line=dict(color=BLUE, width=4), marker=dict(size=12), hovertemplate=hover,
         )
     )  # fmt: skip
     fig.add_trace(
         go.Scatter(
-            x=x, y=b, name=tr("story.order_b"), mode="lines+markers",
+            x=x, y=b, name=names[1], mode="lines+markers",
             line=dict(color=RED, width=2, dash="dash"), marker=dict(size=9, symbol="x"),
             hovertemplate=hover,
         )
     )  # fmt: skip
     style(fig, height=height)
-    fig.update_xaxes(title=tr("story.order_x"), dtick=1)
-    fig.update_yaxes(title=tr("story.order_y"))
+    fig.update_xaxes(title=x_title, dtick=1)
+    fig.update_yaxes(title=y_title)
     return _legend_on_top(fig)
 
 
 def naive_figure(
-    codes: Mapping[str, np.ndarray], length: int, short: int, tr: Tr, *, height: int = 340,
+    codes: Mapping[str, np.ndarray], length: int, *, names: Mapping[str, str],
+    titles: Sequence[str], x_title: str, y_title: str, hover: str, height: int = 340,
     stacked: bool = False,
 ) -> go.Figure:  # fmt: skip
-    """p / (L - 1) for two lengths (panel 1) and the raw index p (panel 2)."""
-    titles = [tr("story.naive_panel_norm"), tr("story.naive_panel_index")]
+    """p / (L - 1) for two lengths (panel 1) and the raw index p (panel 2).
+
+    ``codes`` and ``names``: the lines ``short``, ``long`` and ``index`` and their legend
+    names; ``titles``: the two panels'.
+    """
+    titles = list(titles)
     panel = height // 2 + 40  # stacked: the gap is PANEL_GAP px only at the drawn height
     fig = panels(2, stacked=stacked, titles=titles, spacing=0.12, panel_height=panel)
-    hover = tr("story.naive_hover") + "<extra></extra>"
-    lines = (
-        ("short", tr("story.naive_short", L=short), BLUE, 1),
-        ("long", tr("story.naive_long", L=length), RED, 1),
-        ("index", tr("story.naive_index_line"), GREEN, 2),
-    )
-    for key, name, colour, k in lines:
+    hover = hover + "<extra></extra>"
+    lines = (("short", BLUE, 1), ("long", RED, 1), ("index", GREEN, 2))
+    for key, colour, k in lines:
         fig.add_trace(
             go.Scatter(
-                x=np.arange(codes[key].size), y=codes[key], name=name, mode="lines+markers",
+                x=np.arange(codes[key].size), y=codes[key], name=names[key], mode="lines+markers",
                 line=dict(color=colour), marker=dict(size=8), hovertemplate=hover,
                 showlegend=k == 1,  # the second panel's title names its one line
             ),
@@ -78,10 +83,10 @@ def naive_figure(
         style_stacked(fig, 2, panel)
     else:
         style(fig, height=height)
-    fig.update_xaxes(title=tr("story.position"))
+    fig.update_xaxes(title=x_title)
     if stacked:  # one x title, under the lower panel: the upper one ran into its title
         fig.update_layout(xaxis_title=None)
-    fig.update_yaxes(title=tr("story.code"))
+    fig.update_yaxes(title=y_title)
     # Inside the first panel's empty lower right (side by side), or under its plot area.
     inside = dict(x=0.42 if not stacked else 0.98, xanchor="right", yanchor="bottom")
     bottom = 0.04 if not stacked else fig.layout.yaxis.domain[0] + 0.02  # over no tick label
@@ -89,58 +94,68 @@ def naive_figure(
     return fig
 
 
-def counter_figure(table: np.ndarray, tr: Tr, *, height: int = 420) -> go.Figure:
-    """The counter: positions down, bits across (most significant first), 0/1 written."""
+def counter_figure(
+    table: np.ndarray, *, bit_names: Sequence[str], x_title: str, y_title: str, hover: str,
+    height: int = 420,
+) -> go.Figure:  # fmt: skip
+    """The counter: positions down, bits across (most significant first), 0/1 written;
+    ``bit_names``: the columns' names, most significant first."""
     bits = table.shape[1]
-    names = [tr("story.bit_name", i=bits - 1 - j) for j in range(bits)]
     fig = go.Figure(
         go.Heatmap(
-            z=table, x=names, y=np.arange(table.shape[0]), zmin=0, zmax=1,
+            z=table, x=list(bit_names), y=np.arange(table.shape[0]), zmin=0, zmax=1,
             colorscale=[[0, "#f7f7f7"], [1, BLUE]], showscale=False, xgap=2, ygap=2,
             text=table.astype(str), texttemplate="%{text}",
-            hovertemplate=tr("story.counter_hover") + "<extra></extra>",
+            hovertemplate=hover + "<extra></extra>",
         )
     )  # fmt: skip
     style(fig, height=height)
-    fig.update_yaxes(title=tr("story.position"), autorange="reversed", dtick=1 if bits <= 4 else 4)
-    fig.update_xaxes(title=tr("story.bits_axis"))
+    fig.update_yaxes(title=y_title, autorange="reversed", dtick=1 if bits <= 4 else 4)
+    fig.update_xaxes(title=x_title)
     return fig
 
 
-def smooth_figure(data, bit: int, tr: Tr, *, height: int = 340) -> go.Figure:
-    """Bit ``bit`` as a square wave, its smooth sin/cos version, and the integer positions."""
+def smooth_figure(
+    data, *, names: Mapping[str, str], x_title: str, y_title: str, hover: str,
+    height: int = 340,
+) -> go.Figure:  # fmt: skip
+    """A bit as a square wave, its smooth sin/cos version, and the integer positions;
+    ``names``: the legend names of ``square``, ``smooth`` and ``bits``."""
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
-            x=data.t, y=data.square, name=tr("story.smooth_square", i=bit), mode="lines",
+            x=data.t, y=data.square, name=names["square"], mode="lines",
             line=dict(color=GREY, width=3, shape="hv"), hoverinfo="skip",
         )
     )  # fmt: skip
     fig.add_trace(
         go.Scatter(
-            x=data.t, y=data.smooth, name=tr("story.smooth_wave", i=bit), mode="lines",
+            x=data.t, y=data.smooth, name=names["smooth"], mode="lines",
             line=dict(color=BLUE, width=3),
-            hovertemplate=tr("story.smooth_hover") + "<extra></extra>",
+            hovertemplate=hover + "<extra></extra>",
         )
     )  # fmt: skip
     fig.add_trace(
         go.Scatter(
-            x=data.positions, y=data.bits, name=tr("story.smooth_bits", i=bit), mode="markers",
+            x=data.positions, y=data.bits, name=names["bits"], mode="markers",
             marker=dict(color=RED, size=10),
-            hovertemplate=tr("story.smooth_hover") + "<extra></extra>",
+            hovertemplate=hover + "<extra></extra>",
         )
     )  # fmt: skip
     style(fig, height=height)
-    fig.update_xaxes(title=tr("story.position"), dtick=1 if data.positions.size <= 16 else 4)
-    fig.update_yaxes(title=tr("story.bit_value"), range=[-0.25, 1.25])
+    fig.update_xaxes(title=x_title, dtick=1 if data.positions.size <= 16 else 4)
+    fig.update_yaxes(title=y_title, range=[-0.25, 1.25])
     return _legend_on_top(fig)
 
 
 def circle_figure(
-    s: np.ndarray, c: np.ndarray, starts: Sequence[int], k: int, count: int, tr: Tr, *,
-    height: int = 440,
+    s: np.ndarray, c: np.ndarray, starts: Sequence[int], k: int, count: int, *,
+    names: Mapping[str, str], hover: str, height: int = 440,
 ) -> go.Figure:  # fmt: skip
-    """One pair (sin, cos) at positions 0 .. count - 1 on its circle, and arrows p -> p + k."""
+    """One pair (sin, cos) at positions 0 .. count - 1 on its circle, and arrows p -> p + k;
+    ``names``: the legend names of the ``points``, the arrows' starts (``from``) and ends
+    (``to``)."""
+    hover = hover + "<extra></extra>"
     fig = go.Figure()
     ring = np.linspace(0, 2 * np.pi, 121)
     fig.add_trace(
@@ -152,9 +167,9 @@ def circle_figure(
     p = np.arange(count)
     fig.add_trace(
         go.Scatter(
-            x=s[:count], y=c[:count], mode="markers", name=tr("story.shift_points"),
+            x=s[:count], y=c[:count], mode="markers", name=names["points"],
             marker=dict(color=GREY, size=6), customdata=p,
-            hovertemplate=tr("story.shift_hover") + "<extra></extra>",
+            hovertemplate=hover,
         )
     )  # fmt: skip
     for start in starts:
@@ -166,9 +181,9 @@ def circle_figure(
         )  # fmt: skip
     fig.add_trace(
         go.Scatter(
-            x=s[list(starts)], y=c[list(starts)], mode="markers", name=tr("story.shift_from"),
+            x=s[list(starts)], y=c[list(starts)], mode="markers", name=names["from"],
             marker=dict(color=BLUE, size=11), customdata=list(starts),
-            hovertemplate=tr("story.shift_hover") + "<extra></extra>",
+            hovertemplate=hover,
         )
     )  # fmt: skip
     fig.add_trace(  # the starts' labels just outside the circle, clear of the dots
@@ -180,9 +195,9 @@ def circle_figure(
     ends = [q + k for q in starts]
     fig.add_trace(
         go.Scatter(
-            x=s[ends], y=c[ends], mode="markers", name=tr("story.shift_to", k=k),
+            x=s[ends], y=c[ends], mode="markers", name=names["to"],
             marker=dict(color=RED, size=11), customdata=ends,
-            hovertemplate=tr("story.shift_hover") + "<extra></extra>",
+            hovertemplate=hover,
         )
     )  # fmt: skip
     style(fig, height=height)
@@ -192,7 +207,7 @@ def circle_figure(
 
 
 def lines_figure(
-    x: np.ndarray, lines: Sequence[tuple[str, np.ndarray, str, str]], tr: Tr, *, x_title: str,
+    x: np.ndarray, lines: Sequence[tuple[str, np.ndarray, str, str]], *, x_title: str,
     y_title: str, hover: str, height: int = 340, log_x: bool = False,
 ) -> go.Figure:  # fmt: skip
     """Lines ``(name, y, colour, dash)`` over one x axis (steps 8 to 12)."""

@@ -145,7 +145,12 @@ def order(lead) -> Deeper:
     gap = float(np.abs(a - b).max())
     second = t("story.order_apart", gap=_num(gap)) if with_pe else t("story.order_same")
     _two(lead, t("story.order_lead"), second)
-    _plot(figs.order_figure(a, b, t, height=controls.chart_height(320)), "order")
+    fig = figs.order_figure(
+        a, b, names=(t("story.order_a"), t("story.order_b")), x_title=t("story.order_x"),
+        y_title=t("story.order_y"), hover=t("story.order_hover"),
+        height=controls.chart_height(320),
+    )  # fmt: skip
+    _plot(fig, "order")
     st.latex(
         r"\operatorname{softmax}\!\Big(\tfrac{(PX)(PX)^\top}{\sqrt d}\Big)\,PX"
         r" = P\,\operatorname{softmax}\!\Big(\tfrac{XX^\top}{\sqrt d}\Big)\,X"
@@ -168,9 +173,17 @@ def naive(lead) -> Deeper:
         ),
         t("story.naive_index", top=length - 1),
     )
+    names = {
+        "short": t("story.naive_short", L=short),
+        "long": t("story.naive_long", L=length),
+        "index": t("story.naive_index_line"),
+    }
     fig = figs.naive_figure(
-        codes, length, short, t, height=controls.chart_height(340), stacked=_stacked()
-    )
+        codes, length, names=names,
+        titles=(t("story.naive_panel_norm"), t("story.naive_panel_index")),
+        x_title=t("story.position"), y_title=t("story.code"), hover=t("story.naive_hover"),
+        height=controls.chart_height(340), stacked=_stacked(),
+    )  # fmt: skip
     _plot(fig, "naive")
     st.latex(r"PE_p = \frac{p}{L-1} \qquad\qquad PE_p = p")
     return Deeper("binary", "bin_tab", "criteria", {"seq_len": str(length)})
@@ -180,7 +193,12 @@ def binary(lead) -> Deeper:
     bits = int(_slider(specs.BITS, "bits"))
     table = data.counter(bits)
     _two(lead, t("story.binary_lead", n=2**bits, bits=bits), t("story.binary_flips"))
-    _plot(figs.counter_figure(table, t, height=controls.chart_height(120 + 18 * 2**bits)), "binary")
+    fig = figs.counter_figure(
+        table, bit_names=[t("story.bit_name", i=bits - 1 - j) for j in range(bits)],
+        x_title=t("story.bits_axis"), y_title=t("story.position"),
+        hover=t("story.counter_hover"), height=controls.chart_height(120 + 18 * 2**bits),
+    )  # fmt: skip
+    _plot(fig, "binary")
     st.latex(
         r"p = \sum_i \beta_i\, 2^i,\qquad \beta_i(p) = \big\lfloor p / 2^i \big\rfloor \bmod 2"
     )
@@ -197,7 +215,16 @@ def smooth(lead) -> Deeper:
         t("story.smooth_lead", i=bit, period=2 ** (bit + 1)),
         t("story.smooth_next", ratio=_num(1 / data.speed_ratio())),
     )
-    _plot(figs.smooth_figure(curves, bit, t, height=controls.chart_height(320)), "smooth")
+    names = {
+        "square": t("story.smooth_square", i=bit),
+        "smooth": t("story.smooth_wave", i=bit),
+        "bits": t("story.smooth_bits", i=bit),
+    }
+    fig = figs.smooth_figure(
+        curves, names=names, x_title=t("story.position"), y_title=t("story.bit_value"),
+        hover=t("story.smooth_hover"), height=controls.chart_height(320),
+    )  # fmt: skip
+    _plot(fig, "smooth")
     st.latex(
         r"\beta_i(p) \approx \tfrac12 - \tfrac{2}{\pi}\Big(\cos\tfrac{\omega_i}{2}\,\sin\omega_i p"
         r" + \sin\tfrac{\omega_i}{2}\,\cos\omega_i p\Big),\qquad \omega_i = \frac{\pi}{2^i}"
@@ -217,8 +244,10 @@ def clock(lead) -> Deeper:
     dial = np.arange(d // 2)
     frames = p + np.arange(wl_figs.MAX_FRAMES)
     hand_x, hand_y, _ = spectrum.clock_hands(frames, dial, d, data.BASE)
+    labels = [t("wavelengths.dial_label", pair=int(i), wavelength=f"{lam[i]:.4g}") for i in dial]
     fig = wl_figs.clock_figure(
-        dial, lam, frames, hand_x, hand_y, t, stacked=controls.phone(),
+        labels, frames, hand_x, hand_y, play=t("wavelengths.play"),
+        pause=t("wavelengths.pause"), stacked=controls.phone(),
         columns=None if controls.phone() else 4,  # 8 dials: two rows of four
     )  # fmt: skip
     _plot(fig, "clock")
@@ -262,9 +291,15 @@ def shift(lead) -> Deeper:
         t("story.shift_lead", pair=data.SHIFT_PAIR, omega=_num(omega), k=k, angle=f"{angle:.2f}"),
         t("story.shift_cos"),
     )
+    names = {
+        "points": t("story.shift_points"),
+        "from": t("story.shift_from"),
+        "to": t("story.shift_to", k=k),
+    }
     fig = figs.circle_figure(
-        s, c, starts.tolist(), k, data.SHIFT_LEN, t, height=controls.chart_height(420)
-    )
+        s, c, starts.tolist(), k, data.SHIFT_LEN, names=names, hover=t("story.shift_hover"),
+        height=controls.chart_height(420),
+    )  # fmt: skip
     _plot(fig, "shift")
     st.latex(
         r"\big[\sin\omega(p{+}k),\ \cos\omega(p{+}k)\big] = \big[\sin\omega p,\ \cos\omega p\big]"
@@ -284,7 +319,7 @@ def dot(lead) -> Deeper:
         (t("story.dot_line", p=p), moved, figs.RED, "dash"),
     ]
     fig = figs.lines_figure(
-        k, lines, t, x_title=t("story.offset_k"), y_title=t("story.dot_y"),
+        k, lines, x_title=t("story.offset_k"), y_title=t("story.dot_y"),
         hover=t("story.dot_hover"), height=controls.chart_height(320),
     )  # fmt: skip
     _plot(fig, "dot")
@@ -308,7 +343,7 @@ def weights(lead) -> Deeper:
         (t("story.weights_w"), weighted, figs.RED, "solid"),
     ]
     fig = figs.lines_figure(
-        m, lines, t, x_title=t("story.query_m", k=k), y_title=t("story.score"),
+        m, lines, x_title=t("story.query_m", k=k), y_title=t("story.score"),
         hover=t("story.score_hover"), height=controls.chart_height(320),
     )  # fmt: skip
     _plot(fig, "weights")
@@ -330,7 +365,7 @@ def rope(lead) -> Deeper:
         (t("story.rope_previous"), weighted, figs.GREY, "dot"),
     ]
     fig = figs.lines_figure(
-        data.query_positions(k), lines, t, x_title=t("story.query_m", k=k),
+        data.query_positions(k), lines, x_title=t("story.query_m", k=k),
         y_title=t("story.score"),
         hover=t("story.score_hover"), height=controls.chart_height(320),
     )  # fmt: skip
@@ -354,7 +389,7 @@ def decay(lead) -> Deeper:
     )
     lines = [(t("story.decay_line", d=d), values, figs.BLUE, "solid")]
     fig = figs.lines_figure(
-        r, lines, t, x_title=t("story.distance_r"), y_title=t("story.decay_y"),
+        r, lines, x_title=t("story.distance_r"), y_title=t("story.decay_y"),
         hover=t("story.decay_hover"), height=controls.chart_height(320), log_x=True,
     )  # fmt: skip
     _plot(fig, "decay")
@@ -378,7 +413,7 @@ def extend(lead) -> Deeper:
         for name, colour, dash in zip(data.METHODS, figs.COLOURS, figs.DASHES, strict=True)
     ]
     fig = figs.lines_figure(
-        np.arange(ratios["linear"].size), lines, t, x_title=t("story.pair_j"),
+        np.arange(ratios["linear"].size), lines, x_title=t("story.pair_j"),
         y_title=t("story.extend_y"), hover=t("story.extend_hover"),
         height=controls.chart_height(320),
     )  # fmt: skip

@@ -1,7 +1,7 @@
 """Figure builders of the Wavelength explorer: arrays in, ``go.Figure`` out.
 
-Texts come in through ``tr(key, **values)`` (the page passes ``ui.shared.i18n.t``), so the
-builders stay free of Streamlit and are tested with any callable. The "Float forms" tab's
+The words a figure shows come in as strings the page has translated (``names``,
+``titles``, ``x_title``, ...), so the builders stay free of Streamlit. The "Float forms" tab's
 builders are in ``figures_float_forms``, the clock dials (shared with the story) in
 ``ui.plain.clock``; which positions and pairs are drawn (point budgets, dial choice) is
 decided on the data side, ``data``.
@@ -9,7 +9,7 @@ decided on the data side, ``data``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -22,7 +22,6 @@ from ui.plain.grids import MAX_LINE_POINTS as MAX_LINE_POINTS  # the curves' poi
 from ui.plain.pick import mark
 from ui.plain.style import cell, legend_below, panels, style, style_stacked
 
-Tr = Callable[..., str]
 MAX_MARKERS = 400  # integer positions marked on a curve, at most (beyond: just the line)
 PALETTE = ("#b2182b", "#2166ac", "#1b7837", "#762a83", "#e08214", "#4d4d4d", "#01665e")
 CLASS_COLOURS = {"full": "#2166ac", "beyond": "#e08214", "aliased": "#b2182b"}
@@ -48,24 +47,28 @@ def wavelength_figure(
     series: Sequence[tuple[float, np.ndarray]],
     classes: dict[str, np.ndarray],
     context: int,
-    tr: Tr,
     *,
+    titles: tuple[str, str],
+    names: Sequence[str],
+    class_names: Mapping[str, str],
+    context_names: tuple[str, str],
+    nyquist_names: tuple[str, str],
+    x_title: str,
     height: int = 440,
     stacked: bool = False,
 ) -> go.Figure:
     """``lambda_i`` (left) and ``omega_i`` (right) against pair i on log axes.
 
-    ``series``: ``(base, wavelengths)`` with the shared base first; its points are
-    coloured by ``classes`` (boolean masks ``full``, ``beyond``, ``aliased``).
-    ``stacked`` (a phone): lambda above omega.
+    ``series``: ``(base, wavelengths)`` with the shared base first, ``names`` their
+    legend names; the first one's points are coloured by ``classes`` (boolean masks
+    ``full``, ``beyond``, ``aliased``), named by ``class_names``. The context L and the
+    Nyquist limit are drawn in both panels, named by ``context_names`` and
+    ``nyquist_names`` (lambda panel, omega panel). ``stacked`` (a phone): lambda above omega.
     """
-    titles = (tr("wavelengths.fig_lambda"), tr("wavelengths.fig_omega"))
     panel_height = height - 140  # side by side, the legend takes ~140 px under the plots
     fig = panels(2, stacked=stacked, titles=titles, spacing=0.1, panel_height=panel_height)
-    markers = pairs.size <= 256
-    for k, (base, lam) in enumerate(series):
+    for k, ((_, lam), name) in enumerate(zip(series, names, strict=True)):
         colour = PALETTE[k % len(PALETTE)]
-        name = tr("wavelengths.series_base", base=f"{base:g}")
         for col, y in ((1, lam), (2, 2 * np.pi / lam)):
             fig.add_trace(
                 go.Scatter(
@@ -82,11 +85,31 @@ def wavelength_figure(
                 ),
                 **cell(col, stacked),
             )
-    lam = series[0][1]
+    _class_markers(fig, pairs, series[0][1], classes, class_names, stacked)
+    _reference_lines(fig, pairs, context, context_names, nyquist_names, stacked)
+    fig.update_yaxes(type="log", exponentformat="power", **cell(1, stacked), title="λᵢ")
+    fig.update_yaxes(type="log", exponentformat="power", **cell(2, stacked), title="ωᵢ")
+    fig.update_xaxes(title=x_title)
+    if not stacked:
+        fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
+        return style(fig, height=height)
+    return legend_below(style_stacked(fig, 2, panel_height, extra=140))
+
+
+def _class_markers(
+    fig: go.Figure,
+    pairs: np.ndarray,
+    lam: np.ndarray,
+    classes: dict[str, np.ndarray],
+    class_names: Mapping[str, str],
+    stacked: bool,
+) -> None:
+    """The points of ``lam`` coloured by class in the lambda panel; a click picks pair i."""
+    markers = pairs.size <= 256
     for key, mask in classes.items():
         if not mask.any():
             continue
-        label = tr(f"wavelengths.class_{key}", count=int(mask.sum()))
+        label = class_names[key]
         fig.add_trace(
             go.Scatter(
                 x=pairs[mask],
@@ -100,12 +123,22 @@ def wavelength_figure(
             **cell(1, stacked),
         )
         mark(fig.data[-1])
-    # Reference levels: the context L and the Nyquist limit, in both panels.
+
+
+def _reference_lines(
+    fig: go.Figure,
+    pairs: np.ndarray,
+    context: int,
+    context_names: tuple[str, str],
+    nyquist_names: tuple[str, str],
+    stacked: bool,
+) -> None:
+    """The context L and the Nyquist limit as levels, in both panels."""
     levels = (
-        (1, context, tr("wavelengths.line_context", context=context), "#e08214"),
-        (1, 2.0, tr("wavelengths.line_nyquist"), "#b2182b"),
-        (2, 2 * np.pi / context, tr("wavelengths.line_context_omega", context=context), "#e08214"),
-        (2, np.pi, tr("wavelengths.line_nyquist_omega"), "#b2182b"),
+        (1, context, context_names[0], "#e08214"),
+        (1, 2.0, nyquist_names[0], "#b2182b"),
+        (2, 2 * np.pi / context, context_names[1], "#e08214"),
+        (2, np.pi, nyquist_names[1], "#b2182b"),
     )
     # Drawn as traces, not add_hline: annotations on a log axis take log10 coordinates.
     x_ends = [0, max(int(pairs[-1]), 1)] if pairs.size else [0, 1]
@@ -114,25 +147,21 @@ def wavelength_figure(
             level_line(x_ends, [value, value], text, colour, "top left"),
             **cell(col, stacked),
         )
-    fig.update_yaxes(type="log", exponentformat="power", **cell(1, stacked), title="λᵢ")
-    fig.update_yaxes(type="log", exponentformat="power", **cell(2, stacked), title="ωᵢ")
-    fig.update_xaxes(title=tr("wavelengths.pair_axis"))
-    if not stacked:
-        fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
-        return style(fig, height=height)
-    return legend_below(style_stacked(fig, 2, panel_height, extra=140))
 
 
 def curves_figure(
     positions: np.ndarray,
     values: np.ndarray,
     dims: Sequence[int],
-    tr: Tr,
     *,
+    names: Sequence[str],
+    x_title: str,
+    y_title: str,
     height: int = 380,
     marked: bool = False,
 ) -> go.Figure:
-    """Columns ``PE[:, j]`` over positions, one line per chosen dimension j (seed 003).
+    """Columns ``PE[:, j]`` over positions, one line per chosen dimension j (seed 003),
+    named by ``names``.
 
     ``marked``: the line is sampled between the integers
     (``ui.features.wavelengths.data.curve_samples``), and its samples at integer positions get a
@@ -141,8 +170,7 @@ def curves_figure(
     """
     fig = go.Figure()
     sizes = np.where(positions % 1 == 0, 5, 0).astype(np.float32) if marked else None
-    for k, dim in enumerate(dims):
-        name = tr("wavelengths.series_dim", dim=dim)
+    for k, name in enumerate(names):
         fig.add_trace(
             go.Scatter(
                 x=positions.astype(np.float32),  # integers and k/16 up to 8192: exact
@@ -154,8 +182,8 @@ def curves_figure(
                 hovertemplate=f"{name}<br>p=%{{x:.4g}}<br>%{{y:.6f}}<extra></extra>",
             )
         )
-    fig.update_xaxes(title=tr("common.position"))
-    fig.update_yaxes(title=tr("common.value"), range=[-1.08, 1.08])
+    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=y_title, range=[-1.08, 1.08])
     return style(fig, height=height)
 
 
@@ -164,7 +192,6 @@ def vectors_figure(
     values: np.ndarray,
     positions: Sequence[int],
     x_title: str,
-    tr: Tr,
     *,
     height: int = 320,
     stacked: bool = False,
@@ -242,14 +269,16 @@ def sine_figure(
     b: float,
     c: float,
     d: float,
-    tr: Tr,
     *,
+    marks: Mapping[str, str],
     periods: int = 4,
     height: int = 380,
     stacked: bool = False,
 ) -> go.Figure:
     """Seed 003's sine recap: ``A sin(Bx + C) + D`` over ``periods`` periods, next to
-    ``sin x``, with its midline D, amplitude A, period T = 2 pi / B and phase marked.
+    ``sin x``, with its midline D, amplitude A, period T = 2 pi / B and phase marked;
+    ``marks``: the legend names of the ``midline``, ``period``, ``amplitude`` and
+    ``phase`` (with their values, from :func:`sine_parts`).
 
     ``stacked`` (a phone): the legend under the plot, not beside it.
     """
@@ -272,17 +301,14 @@ def sine_figure(
         )
     )  # fmt: skip
     top = d + a
-    period = tr("wavelengths.basics_period", period=f"{parts.period:.4g}")
-    amplitude = tr("wavelengths.basics_amplitude", a=f"{a:g}")
-    phase = tr("wavelengths.basics_phase", shift=f"{parts.shift:.4g}")
-    marks = [
+    lines = [
         # (x, y, label, colour): the midline, one period at the top, the amplitude, the rise.
-        ([0.0, x[-1]], [d, d], tr("wavelengths.basics_midline", d=f"{d:g}"), PALETTE[5]),
-        ([parts.peak, parts.peak + parts.period], [top, top], period, PALETTE[1]),
-        ([parts.peak, parts.peak], [d, top], amplitude, PALETTE[2]),
-        ([parts.rise], [d], phase, PALETTE[3]),
+        ([0.0, x[-1]], [d, d], marks["midline"], PALETTE[5]),
+        ([parts.peak, parts.peak + parts.period], [top, top], marks["period"], PALETTE[1]),
+        ([parts.peak, parts.peak], [d, top], marks["amplitude"], PALETTE[2]),
+        ([parts.rise], [d], marks["phase"], PALETTE[3]),
     ]
-    for xs, ys, label, colour in marks:
+    for xs, ys, label, colour in lines:
         fig.add_trace(
             go.Scatter(
                 x=xs, y=ys, name=label, mode="lines+markers" if len(xs) > 1 else "markers",

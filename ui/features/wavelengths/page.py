@@ -45,8 +45,22 @@ def render() -> None:
             "beyond": classes.beyond_context,
             "aliased": classes.aliased,
         }
+        words = dict(
+            titles=(t("wavelengths.fig_lambda"), t("wavelengths.fig_omega")),
+            names=[t("wavelengths.series_base", base=f"{b:g}") for b, _ in series],
+            class_names={
+                key: t(f"wavelengths.class_{key}", count=int(mask.sum()))
+                for key, mask in masks.items()
+            },
+            context_names=(
+                t("wavelengths.line_context", context=seq_len),
+                t("wavelengths.line_context_omega", context=seq_len),
+            ),
+            nyquist_names=(t("wavelengths.line_nyquist"), t("wavelengths.line_nyquist_omega")),
+            x_title=t("wavelengths.pair_axis"),
+        )
         fig_lambda = figs.wavelength_figure(
-            pairs, series, masks, seq_len, t, height=chart(440), stacked=controls.stacked()
+            pairs, series, masks, seq_len, **words, height=chart(440), stacked=controls.stacked()
         )
         grab.plot(
             fig_lambda, "wl_lambda_chart", specs.DIMS, high=half - 1,
@@ -99,7 +113,14 @@ def render() -> None:
         marked = curve_positions.size > seq_len and seq_len <= figs.MAX_MARKERS
         curves = posenc.encode_positions(curve_positions, d_model, base, dims=dims)
         fig_curves = figs.curves_figure(
-            curve_positions, curves, dims, t, height=chart(380), marked=marked
+            curve_positions,
+            curves,
+            dims,
+            names=[t("wavelengths.series_dim", dim=j) for j in dims],
+            x_title=t("common.position"),
+            y_title=t("common.value"),
+            height=chart(380),
+            marked=marked,
         )
         controls.plot(fig_curves, "wl_curves_chart")
         if marked:
@@ -156,7 +177,7 @@ def render() -> None:
             x_title = t("wavelengths.vec_x_dims")
         vectors = posenc.encode_positions(ks, d_model, base, dims=columns)
         fig_vec = figs.vectors_figure(
-            x_axis, vectors, ks, x_title, t, height=chart(300), stacked=controls.stacked()
+            x_axis, vectors, ks, x_title, height=chart(300), stacked=controls.stacked()
         )
         controls.plot(fig_vec, "wl_vector_chart")
         if count >= half:  # the slider ends at d/2
@@ -190,13 +211,17 @@ def render() -> None:
         dial = data.dial_pairs(half, n_dials)
         frame_positions = p0 + step * np.arange(figs.MAX_FRAMES)
         hand_x, hand_y, _ = spectrum.clock_hands(frame_positions, dial, d_model, base)
+        lam = posenc.wavelengths(d_model, base)[dial]
         fig_clock = figs.clock_figure(
-            dial,
-            posenc.wavelengths(d_model, base)[dial],
+            [
+                t("wavelengths.dial_label", pair=int(i), wavelength=f"{w:.4g}")
+                for i, w in zip(dial, lam, strict=True)
+            ],
             frame_positions,
             hand_x,
             hand_y,
-            t,
+            play=t("wavelengths.play"),
+            pause=t("wavelengths.pause"),
             row_height=175,
             stacked=controls.phone(),
             # A projector with the sidebar open leaves ~560 px: six dials a row would be

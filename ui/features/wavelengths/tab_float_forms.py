@@ -27,7 +27,9 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
     fig_forms = figs.forms_figure(
         np.arange(d_model // 2),
         forms["ulps"],
-        t,
+        form_names={form: t(f"wavelengths.form_{form}") for form in ("power", "log")},
+        x_title=t("wavelengths.pair_axis"),
+        y_title=t("wavelengths.ulp_axis"),
         height=controls.chart_height(340),
         stacked=controls.stacked(),
     )
@@ -54,7 +56,18 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
             f"{data.drift_at(drift_pos, drift.torch_f32, position):.3g}",
             help=t("wavelengths.drift_at_help", d_model=d_model, base=f"{base:g}"),
         )
-    fig_drift = figs.drift_figure(drift_pos, drift, seq_len, t, height=controls.chart_height(380))
+    fig_drift = figs.drift_figure(
+        drift_pos,
+        drift,
+        seq_len,
+        names={
+            field: t(f"wavelengths.drift_{field}")
+            for field in ("torch_f32", "div_term_only", "rounded_f32", "bound")
+        },
+        x_title=t("common.position"),
+        y_title=t("wavelengths.drift_axis"),
+        height=controls.chart_height(380),
+    )
     controls.plot(fig_drift, "wl_drift_chart")
     export.offer("float32_drift", fig_drift, matrix=np.column_stack([drift_pos, *drift]))
     with controls.notes():

@@ -38,11 +38,17 @@ def tab() -> None:
             key=f"wl_basics_{name}",
             icon=":material/replay:",
         )
+    parts = figs.sine_parts(b, c)
+    marks = {
+        "midline": t("wavelengths.basics_midline", d=f"{d:g}"),
+        "period": t("wavelengths.basics_period", period=f"{parts.period:.4g}"),
+        "amplitude": t("wavelengths.basics_amplitude", a=f"{a:g}"),
+        "phase": t("wavelengths.basics_phase", shift=f"{parts.shift:.4g}"),
+    }
     fig = figs.sine_figure(
-        a, b, c, d, t, height=controls.chart_height(400), stacked=controls.stacked()
+        a, b, c, d, marks=marks, height=controls.chart_height(400), stacked=controls.stacked()
     )
     controls.plot(fig, "wl_basics_chart")
-    parts = figs.sine_parts(b, c)
     st.markdown(
         t("wavelengths.basics_readout", a=f"{a:g}", period=f"{parts.period:.4g}",
           frequency=f"{parts.frequency:.4g}", shift=f"{parts.shift:.4g}", d=f"{d:g}")
