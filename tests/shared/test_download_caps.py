@@ -27,7 +27,15 @@ def _largest_matrices():
         "rope_scores",
         (side, side),
         lambda: rope.rope_matrix(
-            256, 10000.0, 4096, "interleaved", "sentence", "the cat sat", 0, True, "scores"
+            head_dim=256,
+            base=10000.0,
+            length=4096,
+            layout="interleaved",
+            kind="sentence",
+            text="the cat sat",
+            seed=0,
+            scale=True,
+            view="scores",
         ),
     )
     shown = 2048  # MAX_DISTANCE of the binary page at seq_len 8192

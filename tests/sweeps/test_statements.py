@@ -225,8 +225,10 @@ def test_dynamic_ntk_at_s_l0_slows_the_slowest_pair_s2_minus_s_plus_1_times(fact
 
 
 def test_ntk_at_the_defaults_slows_the_slowest_pair_13_times_and_15_pairs_beyond_pi():
-    content = ("interleaved", "random", "", 0)
-    view = rope_data.extension_view(64, 10000.0, *content, "ntk", 4.0, 512, True)
+    view = rope_data.extension_view(
+        head_dim=64, base=10000.0, layout="interleaved", kind="random", text="", seed=0,
+        scaling="ntk", factor=4.0, original=512, scale=True,
+    )  # fmt: skip
     inv = view["inv_freq"]
     assert view["context"] == 2048
     assert inv["none"][-1] / inv["ntk"][-1] == pytest.approx(13.0)

@@ -1,4 +1,5 @@
-"""Figure builders (ui.features.rope.figures) and computations (ui.features.rope.data) of the RoPE page."""
+"""Figure builders (ui.features.rope.figures) and computations (ui.features.rope.data) of
+the RoPE page."""
 
 from __future__ import annotations
 
@@ -19,7 +20,19 @@ SENTENCE = "the cat sat on the mat"
 
 
 def score_view(length=64, kind="random", view="scores", head_dim=64, text=SENTENCE):
-    return data.score_view(head_dim, 10000.0, length, "interleaved", kind, text, 0, True, view)
+    return data.score_view(
+        head_dim=head_dim, base=10000.0, length=length, layout="interleaved", kind=kind,
+        text=text, seed=0, scale=True, view=view,
+    )  # fmt: skip
+
+
+def extension_view(head_dim=64, base=10000.0, *, layout="interleaved", kind="random", seed=0,
+                   scaling="ntk", factor=4.0, original=512, scale=True):  # fmt: skip
+    """``data.extension_view`` of a random (or ``same``) content; the page's defaults."""
+    return data.extension_view(
+        head_dim=head_dim, base=base, layout=layout, kind=kind, text="", seed=seed,
+        scaling=scaling, factor=factor, original=original, scale=scale,
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------- payload budgets
@@ -51,7 +64,7 @@ def test_decay_and_extension_figures_at_4096_stay_under_1_mb():
     assert len(curves) == 4  # the current base is added
     fig = figs.decay_figure(data.decay_distances(4096), curves, **POS)
     assert chart_bytes(fig) < MAX_CHART_BYTES
-    ext = data.extension_view(256, 1e9, "interleaved", "random", "", 1, "yarn", 32.0, 4096, True)
+    ext = extension_view(256, 1e9, seed=1, scaling="yarn", factor=32.0, original=4096)
     assert ext["context"] == 4096
     fig = figs.extension_figure(
         ext["distances"], ext["scores"], ext["bounds"], 4096,
@@ -124,7 +137,7 @@ def test_layout_figure_names_the_moved_dimension_on_hover_when_cells_are_too_sma
 
 
 def test_frequency_figure_uses_a_log_axis_and_marks_thresholds():
-    ext = data.extension_view(64, 10000.0, "interleaved", "random", "", 0, "ntk", 4.0, 512, True)
+    ext = extension_view()
     fig = figs.frequency_figure(ext["turns"], **POS, thresholds={"32": 32.0, "1": 1.0})
     assert fig.layout.yaxis.type == "log"
     methods = ["none", "linear", "ntk", "yarn", "llama3"]
@@ -138,7 +151,7 @@ def test_frequency_figure_uses_a_log_axis_and_marks_thresholds():
 
 
 def test_extension_figure_breaks_its_titles_on_a_phone():
-    ext = data.extension_view(64, 10000.0, "interleaved", "random", "", 0, "yarn", 4.0, 512, True)
+    ext = extension_view(scaling="yarn")
     title = "Score of q with itself r positions apart (÷√d, × a²)"
     kw = dict(titles=[title, "RoFormer bound"], x_title="r", y_titles=["S", "B"],
               original_label="L₀")  # fmt: skip
@@ -221,13 +234,13 @@ def test_pair_index_is_clamped_to_the_last_pair():
 
 
 def test_linear_extension_is_plain_rope_stretched_by_the_factor():
-    ext = data.extension_view(64, 10000.0, "split", "random", "", 2, "linear", 4.0, 256, True)
+    ext = extension_view(layout="split", seed=2, scaling="linear", original=256)
     plain, linear = ext["scores"]["none"], ext["scores"]["linear"]
     np.testing.assert_allclose(linear[::4], plain[: linear[::4].size], rtol=1e-9, atol=1e-12)
 
 
 def test_yarn_extension_scales_scores_by_the_attention_factor_squared():
-    ext = data.extension_view(64, 10000.0, "interleaved", "same", "", 0, "yarn", 8.0, 512, False)
+    ext = extension_view(kind="same", scaling="yarn", factor=8.0, scale=False)
     a = ext["attention_factor"]
     assert a == pytest.approx(0.1 * np.log(8.0) + 1)
     # At r = 0 no pair is rotated: the score is a^2 |q|^2 with or without interpolation.
@@ -235,15 +248,18 @@ def test_yarn_extension_scales_scores_by_the_attention_factor_squared():
 
 
 def test_exported_matrix_is_the_full_matrix_capped_at_export_max():
-    args = (16, 10000.0, 30, "interleaved", "random", "", 0, False, "scores")
-    full = data.rope_matrix(*args)
+    full = data.rope_matrix(
+        head_dim=16, base=10000.0, length=30, layout="interleaved", kind="random", text="",
+        seed=0, scale=False, view="scores",
+    )  # fmt: skip
     c = data.make_content(16, 30, "random", "", 0)
     np.testing.assert_allclose(full, posenc.rope_scores(c.q, c.k), rtol=1e-15)
     loaded = np.load(io.BytesIO(export.matrix_npy(full)))
     np.testing.assert_array_equal(loaded, full)
     capped = data.rope_matrix(
-        8, 10000.0, data.EXPORT_MAX + 10, "split", "same", "", 0, True, "attention"
-    )
+        head_dim=8, base=10000.0, length=data.EXPORT_MAX + 10, layout="split", kind="same",
+        text="", seed=0, scale=True, view="attention",
+    )  # fmt: skip
     assert capped.shape == (data.EXPORT_MAX, data.EXPORT_MAX)
     np.testing.assert_allclose(capped.sum(axis=1), 1.0, rtol=1e-12)
 
@@ -265,7 +281,7 @@ def test_score_hover_names_the_formulas_symbol_not_an_english_word(attention, sy
 def test_line_figures_hover_names_the_curve_and_both_axes():
     curves = data.decay_curves(64, 10000.0, 512, "bound", (500.0, 10000.0))
     fig = figs.decay_figure(data.decay_distances(512), curves, x_title="m − n", y_title="bound")
-    ext = data.extension_view(64, 10000.0, "interleaved", "random", "", 0, "ntk", 4.0, 512, True)
+    ext = extension_view()
     freq = figs.frequency_figure(ext["turns"], x_title="pair j", y_title="turns")
     for figure, (x, y) in ((fig, ("m − n", "bound")), (freq, ("pair j", "turns"))):
         for trace in figure.data:
@@ -282,3 +298,4 @@ def test_compare_panels_share_one_y_axis_and_one_colour_range():
     assert {t.coloraxis for t in fig.data} == {"coloraxis"}
     top = max(float(np.max(np.abs(v.grid.z))) for v in views)
     assert fig.layout.coloraxis.cmax == pytest.approx(top) == -fig.layout.coloraxis.cmin
+

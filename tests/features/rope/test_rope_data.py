@@ -33,6 +33,8 @@ def whole_matrix_view(head_dim, base, length, layout, kind, text, seed, scale, v
     return display_grid(s), residual, top
 
 
+# score_view's settings, in the order of each case below.
+FIELDS = ("head_dim", "base", "length", "layout", "kind", "text", "seed", "scale", "view")
 CASES = [
     (64, 1e4, 256, "interleaved", "random", "", 0, True, "scores"),
     (64, 1e4, 700, "split", "sentence", "the cat sat on the mat", 3, True, "attention"),
@@ -57,7 +59,7 @@ CASES = [
 
 @pytest.mark.parametrize("args", CASES, ids=lambda a: f"L{a[2]}-{a[4]}-{a[8]}")
 def test_block_by_block_view_equals_the_whole_matrix(args):
-    view = data.score_view.__wrapped__(*args)
+    view = data.score_view.__wrapped__(**dict(zip(FIELDS, args, strict=True)))
     grid, residual, top = whole_matrix_view(*args)
     np.testing.assert_allclose(view.grid.z, grid.z, rtol=1e-6, atol=1e-7)
     np.testing.assert_array_equal(view.grid.rows, grid.rows)
@@ -154,8 +156,9 @@ EXTENSION = [(64, 10000.0, 4.0, 512), (64, 100.0, 4.0, 1024), (128, 500000.0, 8.
 @pytest.mark.parametrize(("head_dim", "base", "factor", "orig"), EXTENSION)
 def test_extension_view_draws_each_methods_posenc_frequencies(head_dim, base, factor, orig):
     ext = data.extension_view(
-        head_dim, base, "interleaved", "random", "", 0, "yarn", factor, orig, True
-    )
+        head_dim=head_dim, base=base, layout="interleaved", kind="random", text="", seed=0,
+        scaling="yarn", factor=factor, original=orig, scale=True,
+    )  # fmt: skip
     context = data.extended_context(factor, orig)
     for code, scaling in data.SCALINGS.items():
         expected, _ = posenc.rope_frequencies(
@@ -169,8 +172,9 @@ def test_extension_view_draws_each_methods_posenc_frequencies(head_dim, base, fa
 @pytest.mark.parametrize(("head_dim", "base", "factor", "orig"), EXTENSION)
 def test_pair_counts_sort_every_pair_once_by_its_turns(head_dim, base, factor, orig):
     ext = data.extension_view(
-        head_dim, base, "interleaved", "random", "", 0, "llama3", factor, orig, True
-    )
+        head_dim=head_dim, base=base, layout="interleaved", kind="random", text="", seed=0,
+        scaling="llama3", factor=factor, original=orig, scale=True,
+    )  # fmt: skip
     counts, half = ext["counts"], head_dim // 2
     assert all(sum(c.values()) == half for c in counts.values())
     assert counts["none"] == {"kept": half, "blended": 0, "slowed": 0, "beyond": 0}
@@ -190,7 +194,10 @@ def test_pair_counts_sort_every_pair_once_by_its_turns(head_dim, base, factor, o
 
 
 def test_pair_counts_at_factor_one_keep_every_pair():
-    ext = data.extension_view(32, 10000.0, "interleaved", "random", "", 0, "ntk", 1.0, 512, True)
+    ext = data.extension_view(
+        head_dim=32, base=10000.0, layout="interleaved", kind="random", text="", seed=0,
+        scaling="ntk", factor=1.0, original=512, scale=True,
+    )  # fmt: skip
     assert all(
         c == {"kept": 16, "blended": 0, "slowed": 0, "beyond": 0} for c in ext["counts"].values()
     )

@@ -100,8 +100,20 @@ def _score_view(left, right, content: Content, head_dim: int, scale: bool, view:
     return ScoreView(grid, found.residual, found.max_abs, content.period, content.tokens)
 
 
-def rope_matrix(head_dim, base, length, layout, kind, text, seed, scale, view) -> np.ndarray:
-    """The full (scaled / softmaxed) RoPE score matrix; for downloads, capped positions."""
+def rope_matrix(
+    *,
+    head_dim: int,
+    base: float,
+    length: int,
+    layout: str,
+    kind: str,
+    text: str,
+    seed: int,
+    scale: bool,
+    view: str,
+) -> np.ndarray:
+    """The full (scaled / softmaxed) RoPE score matrix of :func:`score_view`'s settings;
+    for downloads, capped positions."""
     length = min(length, EXPORT_MAX)
     c = make_content(head_dim, length, kind, text, seed)
     s = posenc.rope_scores(c.q, c.k, base=base, layout=layout)
@@ -111,7 +123,22 @@ def rope_matrix(head_dim, base, length, layout, kind, text, seed, scale, view) -
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def score_view(head_dim, base, length, layout, kind, text, seed, scale, view) -> ScoreView:
+def score_view(
+    *,
+    head_dim: int,
+    base: float,
+    length: int,
+    layout: str,
+    kind: str,
+    text: str,
+    seed: int,
+    scale: bool,
+    view: str,
+) -> ScoreView:
+    """The Scores tab's heatmap: the RoPE scores of the sidebar's model (``head_dim``,
+    ``base``, ``length``, ``layout``) and content (``kind``, ``text``, ``seed``; see
+    :func:`make_content`), divided by sqrt(d) if ``scale``, as ``view`` (a ``SOFTMAX``
+    code), reduced to at most ``MAX_SIDE`` cells a side."""
     c = make_content(head_dim, length, kind, text, seed)
     rq, rk = posenc.rope(np.stack([c.q, c.k]), base=base, layout=layout)  # one cos / sin table
     return _score_view(rq, rk, c, head_dim, scale, view, MAX_SIDE)
@@ -197,8 +224,23 @@ def extended_context(factor: float, original: int) -> int:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def extension_view(head_dim, base, layout, kind, text, seed, scaling, factor, original, scale):
-    """inv_freq and turns per method; score and bound over distance, none vs ``scaling``."""
+def extension_view(
+    *,
+    head_dim: int,
+    base: float,
+    layout: str,
+    kind: str,
+    text: str,
+    seed: int,
+    scaling: str,
+    factor: float,
+    original: int,
+    scale: bool,
+) -> dict:
+    """inv_freq and turns per method; score and bound over distance, none vs ``scaling``
+    (a method code of ``SCALINGS``) stretched ``factor`` times from the pretrained
+    context ``original`` (L0). The model and content are the sidebar's, as in
+    :func:`score_view`; the score is divided by sqrt(d) if ``scale``."""
     context = extended_context(factor, original)
     freqs = {}
     for code, method in SCALINGS.items():

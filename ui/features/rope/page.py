@@ -107,8 +107,11 @@ def render() -> None:
         score = FORMULAS["score_scaled" if scale else "score_raw"]  # / sqrt(d) only if on
         softmax = FORMULAS["scores_all" if how == "attention_all" else "scores"]
         st.latex(score + r",\qquad " + softmax)
-        args = (*model, length, layout, *content, scale, how)
-        view = data.score_view(*args)
+        settings = dict(
+            head_dim=int(head_dim), base=float(base), length=length, layout=layout,
+            kind=kind, text=text, seed=int(seed), scale=scale, view=how,
+        )  # fmt: skip
+        view = data.score_view(**settings)
         draw = dict(attention=how != "scores", height=controls.chart_height(620))
         fig = figs.score_heatmap(view.grid, **POS, tokens=view.tokens, **draw)
         controls.plot(fig, "rope_scores_chart")
@@ -123,7 +126,9 @@ def render() -> None:
             st.markdown(t("rope.intro"))
             st.markdown(t("rope.notation_notes"))
         side = min(length, data.EXPORT_MAX)
-        export.offer("rope_scores", fig, matrix=lambda: data.rope_matrix(*args), shape=(side, side))
+        export.offer(
+            "rope_scores", fig, matrix=lambda: data.rope_matrix(**settings), shape=(side, side)
+        )
 
     def pair_tab() -> None:
         cols = st.columns(3)

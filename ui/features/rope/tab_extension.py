@@ -33,7 +33,7 @@ TURNS_FAST = {"yarn": YARN_BETA_FAST, "llama3": LLAMA3_HIGH_FREQ_FACTOR}
 
 def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) -> None:
     """``model`` = (head_dim, base), ``content`` = (kind, text, seed) from the sidebar."""
-    head_dim = model[0]
+    (head_dim, base), (kind, text, seed) = model, content
     pairs = head_dim // 2
     c1, c2, c3 = st.columns(3)
     scaling = controls.choice(
@@ -43,7 +43,10 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
     factor = controls.number(sp.FACTOR, t("rope.factor"), t("rope.factor_help"), container=c2)
     orig = controls.slider(sp.ORIGINAL, t("rope.orig"), t("rope.orig_help"), container=c3)
     st.latex(FORMULAS[scaling])
-    ext = data.extension_view(*model, layout, *content, scaling, float(factor), int(orig), True)
+    ext = data.extension_view(
+        head_dim=head_dim, base=base, layout=layout, kind=kind, text=text, seed=seed,
+        scaling=scaling, factor=float(factor), original=int(orig), scale=True,
+    )  # fmt: skip
     a, context = ext["attention_factor"], ext["context"]
     metrics = {"context": context, "attention_factor": a, "score_factor": a * a}
     for col, (key, value) in zip(st.columns(3), metrics.items(), strict=True):
@@ -63,7 +66,7 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
     st.caption(t("rope.frequency_lead", orig=orig))
     kinds = ("method", *data.PAIR_KINDS)
     rows = [[names[code], *ext["counts"][code].values()] for code in data.SCALINGS]
-    counted = pd.DataFrame(rows, columns=[t(f"rope.count_{kind}") for kind in kinds])
+    counted = pd.DataFrame(rows, columns=[t(f"rope.count_{name}") for name in kinds])
     st.markdown(f"{t('rope.count_header', pairs=pairs)}\n\n{markdown_table(counted)}")
     if ext["yarn_turned_over"]:
         st.caption(t("rope.yarn_turned_over", pairs=pairs, d_1=head_dim - 1))
@@ -74,11 +77,11 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
     controls.plot(fig, "rope_ext_chart")
     counts = ext["counts"][scaling]
     unchanged = scaling != "none" and counts["kept"] == pairs
-    kind = "ext_unchanged" if unchanged else "ext_notice"
+    notice = "ext_unchanged" if unchanged else "ext_notice"
     inv = ext["inv_freq"]
     slowest = inv["none"][-1] / inv[scaling][-1]  # how many times slower the slowest pair turns
     st.caption(
-        t(f"rope.{kind}_{scaling}", orig=orig, context=context, pairs=pairs, **counts,
+        t(f"rope.{notice}_{scaling}", orig=orig, context=context, pairs=pairs, **counts,
           slowest=f"{slowest:.3g}", factor=f"{float(factor):g}")
     )  # fmt: skip
     with controls.notes():
