@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -186,6 +187,105 @@ def _first(config: dict, *keys: str) -> str | None:
     return next((k for k in keys if config.get(k) is not None), None)
 
 
+def _config_object(text: str) -> dict:
+    """``text`` as one JSON object, with transformers 5's ``rope_parameters`` block
+    merged in (its ``rope_type``, when not ``default``, makes the block the scaling)."""
+    if len(text) > MAX_CONFIG_CHARS:
+        raise TextError("rope.cfg_too_long", max_chars=f"{MAX_CONFIG_CHARS:,}")
+    if not text.strip():
+        raise TextError("rope.cfg_empty")
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise TextError("rope.cfg_json", line=error.lineno, column=error.colno) from None
+    except RecursionError:  # deeply nested brackets
+        raise TextError("rope.cfg_not_object") from None
+    if not isinstance(config, dict):
+        raise TextError("rope.cfg_not_object")
+    params = config.get("rope_parameters")
+    if isinstance(params, dict):  # transformers 5 keeps the RoPE fields in one block
+        config = {**config, **{k: v for k, v in params.items() if k != "rope_type"}}
+        if params.get("rope_type") not in (None, "default"):
+            config["rope_scaling"] = params
+    return config
+
+
+def _head_dim(config: dict) -> int:
+    """``head_dim``, else ``hidden_size / num_attention_heads`` (a whole number)."""
+    if config.get("head_dim") is not None:
+        return _number(config, "head_dim", 2, MAX_HEAD_DIM, integer=True)
+    if config.get("hidden_size") is not None and config.get("num_attention_heads") is not None:
+        hidden = _number(config, "hidden_size", 2, 1e6, integer=True)
+        heads = _number(config, "num_attention_heads", 1, 1e4, integer=True)
+        head_dim = hidden // heads
+        if hidden % heads or not 2 <= head_dim <= MAX_HEAD_DIM:
+            raise TextError("rope.cfg_heads", hidden=hidden, heads=heads, top=MAX_HEAD_DIM)
+        return head_dim
+    raise _missing("head_dim", "hidden_size + num_attention_heads")
+
+
+def _rotary_fraction(config: dict, head_dim: int) -> tuple[float, str]:
+    """p, the rotated fraction of a head, and the field it was read from (default 1)."""
+    key = _first(config, "partial_rotary_factor", "rotary_pct")
+    if key is not None:
+        return _number(config, key, 1e-6, 1.0), key
+    if config.get("rotary_dim") is not None:
+        return _number(config, "rotary_dim", 2, head_dim, integer=True) / head_dim, "rotary_dim"
+    return 1.0, "partial_rotary_factor"
+
+
+class _Scaling(NamedTuple):
+    scaling: str | None  # posenc's name (SCALING_TYPES)
+    factor: float
+    low: float  # Llama 3.1's low_freq_factor
+    high: float  # and high_freq_factor
+    original: int  # L0
+
+
+def _rope_scaling(block, max_pos: int) -> _Scaling:
+    """A ``rope_scaling`` block (None: no scaling); L0 is ``max_pos`` unless it says."""
+    if block is None:
+        return _Scaling(None, 1.0, 1.0, 4.0, max_pos)
+    if not isinstance(block, dict):
+        raise TextError("rope.cfg_number", field=markdown_code("rope_scaling"),
+                        value=markdown_code(json.dumps(block)), low="{", high="}")  # fmt: skip
+    kind = block.get("rope_type", block.get("type"))
+    if kind not in SCALING_TYPES:
+        raise TextError("rope.cfg_scaling", kind=markdown_code(json.dumps(kind)))
+    scaling, factor, original = SCALING_TYPES[kind], 1.0, max_pos
+    if scaling is not None:
+        if block.get("factor") is None:
+            raise _missing("rope_scaling.factor")
+        factor = _number(block, "factor", 1.0, 1e4)
+    if block.get("original_max_position_embeddings") is not None:
+        original = _number(block, "original_max_position_embeddings", 1, MAX_CONTEXT,
+                           integer=True)  # fmt: skip
+    low, high = _llama3_factors(block) if scaling == "llama3" else (1.0, 4.0)
+    if scaling == "yarn":
+        _check_yarn_betas(block)
+    return _Scaling(scaling, factor, low, high, original)
+
+
+def _llama3_factors(block: dict) -> tuple[float, float]:
+    """Llama 3.1's ``low_freq_factor`` < ``high_freq_factor``, both required."""
+    for name in ("low_freq_factor", "high_freq_factor"):
+        if block.get(name) is None:
+            raise _missing(f"rope_scaling.{name}")
+    low = _number(block, "low_freq_factor", 1e-6, 1e6)
+    high = _number(block, "high_freq_factor", 1e-6, 1e6)
+    if not low < high:
+        raise TextError("rope.cfg_llama3", low=f"{low:g}", high=f"{high:g}")
+    return low, high
+
+
+def _check_yarn_betas(block: dict) -> None:
+    """posenc's YaRN ramp has transformers' default ends (beta_fast 32, beta_slow 1) only."""
+    for name, default in (("beta_fast", 32.0), ("beta_slow", 1.0)):
+        if block.get(name) is not None and block[name] != default:
+            raise TextError("rope.cfg_yarn", field=markdown_code(name),
+                            value=markdown_code(json.dumps(block[name])))  # fmt: skip
+
+
 def parse_config(text: str) -> RopeModel:
     """The RoPE settings in a pasted ``config.json``, read as transformers reads them.
 
@@ -204,86 +304,18 @@ def parse_config(text: str) -> RopeModel:
     >>> m.head_dim, m.rotated, m.base, m.assumed
     (80, 32, 10000.0, ('rope_theta',))
     """
-    if len(text) > MAX_CONFIG_CHARS:
-        raise TextError("rope.cfg_too_long", max_chars=f"{MAX_CONFIG_CHARS:,}")
-    if not text.strip():
-        raise TextError("rope.cfg_empty")
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise TextError("rope.cfg_json", line=error.lineno, column=error.colno) from None
-    except RecursionError:  # deeply nested brackets
-        raise TextError("rope.cfg_not_object") from None
-    if not isinstance(config, dict):
-        raise TextError("rope.cfg_not_object")
-    params = config.get("rope_parameters")
-    if isinstance(params, dict):  # transformers 5 keeps the RoPE fields in one block
-        config = {**config, **{k: v for k, v in params.items() if k != "rope_type"}}
-        if params.get("rope_type") not in (None, "default"):
-            config["rope_scaling"] = params
-    assumed: list[str] = []
-
-    if config.get("head_dim") is not None:
-        head_dim = _number(config, "head_dim", 2, MAX_HEAD_DIM, integer=True)
-    elif config.get("hidden_size") is not None and config.get("num_attention_heads") is not None:
-        hidden = _number(config, "hidden_size", 2, 1e6, integer=True)
-        heads = _number(config, "num_attention_heads", 1, 1e4, integer=True)
-        head_dim = hidden // heads
-        if hidden % heads or not 2 <= head_dim <= MAX_HEAD_DIM:
-            raise TextError("rope.cfg_heads", hidden=hidden, heads=heads, top=MAX_HEAD_DIM)
-    else:
-        raise _missing("head_dim", "hidden_size + num_attention_heads")
-
+    config = _config_object(text)
+    head_dim = _head_dim(config)
     key = _first(config, "rope_theta", "rotary_emb_base")
-    if key is None:
-        base, assumed = 10000.0, [*assumed, "rope_theta"]
-    else:
-        base = _number(config, key, 1.0 + 1e-9, 1e12)
-
-    key = _first(config, "partial_rotary_factor", "rotary_pct")
-    if key is not None:
-        p = _number(config, key, 1e-6, 1.0)
-    elif config.get("rotary_dim") is not None:
-        p = _number(config, "rotary_dim", 2, head_dim, integer=True) / head_dim
-        key = "rotary_dim"
-    else:
-        p, key = 1.0, "partial_rotary_factor"
-
+    assumed = () if key is not None else ("rope_theta",)
+    base = 10000.0 if key is None else _number(config, key, 1.0 + 1e-9, 1e12)
+    p, key = _rotary_fraction(config, head_dim)
     key_ctx = _first(config, "max_position_embeddings", "n_positions")
     if key_ctx is None:
         raise _missing("max_position_embeddings")
     max_pos = _number(config, key_ctx, 1, MAX_CONTEXT, integer=True)
-
-    scaling, factor, low, high, original = None, 1.0, 1.0, 4.0, max_pos
-    block = config.get("rope_scaling")
-    if block is not None:
-        if not isinstance(block, dict):
-            raise TextError("rope.cfg_number", field=markdown_code("rope_scaling"),
-                            value=markdown_code(json.dumps(block)), low="{", high="}")  # fmt: skip
-        kind = block.get("rope_type", block.get("type"))
-        if kind not in SCALING_TYPES:
-            raise TextError("rope.cfg_scaling", kind=markdown_code(json.dumps(kind)))
-        scaling = SCALING_TYPES[kind]
-        if scaling is not None:
-            if block.get("factor") is None:
-                raise _missing("rope_scaling.factor")
-            factor = _number(block, "factor", 1.0, 1e4)
-        if block.get("original_max_position_embeddings") is not None:
-            original = _number(block, "original_max_position_embeddings", 1, MAX_CONTEXT,
-                               integer=True)  # fmt: skip
-        if scaling == "llama3":
-            for name in ("low_freq_factor", "high_freq_factor"):
-                if block.get(name) is None:
-                    raise _missing(f"rope_scaling.{name}")
-            low = _number(block, "low_freq_factor", 1e-6, 1e6)
-            high = _number(block, "high_freq_factor", 1e-6, 1e6)
-            if not low < high:
-                raise TextError("rope.cfg_llama3", low=f"{low:g}", high=f"{high:g}")
-        if scaling == "yarn":
-            for name, default in (("beta_fast", 32.0), ("beta_slow", 1.0)):
-                if block.get(name) is not None and block[name] != default:
-                    raise TextError("rope.cfg_yarn", field=markdown_code(name),
-                                    value=markdown_code(json.dumps(block[name])))  # fmt: skip
+    found = _rope_scaling(config.get("rope_scaling"), max_pos)
+    scaling, factor, original = found.scaling, found.factor, found.original
 
     rotated = head_dim if scaling == "proportional" else int(head_dim * p)
     if rotated < 2 or rotated % 2 or head_dim % 2:
@@ -295,7 +327,7 @@ def parse_config(text: str) -> RopeModel:
     return RopeModel(
         name="config.json", head_dim=head_dim, base=base, original_context=original,
         context=min(context, MAX_CONTEXT), partial_rotary_factor=p, scaling=scaling,
-        factor=factor, low_freq_factor=low, high_freq_factor=high, assumed=tuple(assumed),
+        factor=factor, low_freq_factor=found.low, high_freq_factor=found.high, assumed=assumed,
     )  # fmt: skip
 
 
