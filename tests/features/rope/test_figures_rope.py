@@ -299,3 +299,25 @@ def test_compare_panels_share_one_y_axis_and_one_colour_range():
     top = max(float(np.max(np.abs(v.grid.z))) for v in views)
     assert fig.layout.coloraxis.cmax == pytest.approx(top) == -fig.layout.coloraxis.cmin
 
+
+def method_style_problems(styles: dict, codes) -> list[str]:
+    """Methods of ``codes`` without a style in ``styles``, and styles worn twice."""
+    missing = [f"no style: {code}" for code in codes if code not in styles]
+    worn = [styles[code] for code in codes if code in styles]
+    shared = [f"shared style: {s}" for s in dict.fromkeys(worn) if worn.count(s) > 1]
+    return missing + shared
+
+
+def test_every_context_extension_method_of_posenc_has_its_own_style():
+    """A method added to ``posenc.SCALINGS`` without a ``METHOD_STYLE`` entry would be drawn
+    in a fallback colour another curve may already wear."""
+    assert list(data.SCALINGS.values()) == list(posenc.SCALINGS)  # every method, by its code
+    assert method_style_problems(figs.METHOD_STYLE, data.SCALINGS) == []
+
+
+def test_the_method_style_rule_can_fail():
+    styles = {"none": ("#1f77b4", "solid"), "linear": ("#1f77b4", "solid")}
+    assert method_style_problems(styles, ["none", "linear", "ntk"]) == [
+        "no style: ntk",
+        "shared style: ('#1f77b4', 'solid')",
+    ]
