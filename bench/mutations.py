@@ -13,7 +13,7 @@ Usage::
     python bench/mutations.py --only rope_pairing --only alibi_odd_slopes
 
 Exit status 0 when every mutation is killed, 1 when one survives (or its run ends
-in a timeout or a pytest usage error: a stale target). ``tests/test_mutations_table.py``
+in a timeout or a pytest usage error: a stale target). ``tests/house/test_mutations_table.py``
 checks that every snippet still occurs exactly once and every target exists, so a
 refactor that moves a snippet fails a cheap test instead of this run.
 
@@ -66,7 +66,7 @@ MUTATIONS = (
         "base ** (-np.arange(0, d_model, 2, dtype=np.float64) / d_model)",
         "base ** (-np.arange(0, d_model // 2, dtype=np.float64) / d_model)",
         "sinusoidal frequencies use base^(-i/d) instead of base^(-2i/d): every table wrong",
-        ("tests/test_sinusoidal.py",),
+        ("tests/posenc/test_sinusoidal.py",),
     ),
     Mutation(
         "sin_split_cos_first",
@@ -74,7 +74,7 @@ MUTATIONS = (
         "out[:, :half] = z.real\n        out[:, half:] = z.imag",
         "out[:, :half] = z.imag\n        out[:, half:] = z.real",
         'the "split" (TensorFlow) layout puts the cosines first',
-        ("tests/test_sinusoidal.py",),
+        ("tests/posenc/test_sinusoidal.py",),
     ),
     Mutation(
         "encode_split_is_interleaved",
@@ -82,7 +82,7 @@ MUTATIONS = (
         "return np.concatenate([sin, cos], axis=-1)",
         "return np.stack([sin, cos], axis=-1).reshape(positions.size, 2 * omega.size)",
         'encode_positions(layout="split") returns the interleaved layout',
-        ("tests/test_shift.py", "tests/test_sinusoidal.py"),
+        ("tests/posenc/test_shift.py", "tests/posenc/test_sinusoidal.py"),
     ),
     Mutation(
         "rotation_sign",
@@ -90,7 +90,7 @@ MUTATIONS = (
         "matrix[s_idx, c_idx] = -sin\n    matrix[c_idx, s_idx] = sin",
         "matrix[s_idx, c_idx] = sin\n    matrix[c_idx, s_idx] = -sin",
         "T(k) rotates the wrong way: PE[p] T(k) gives PE[p - k], not PE[p + k]",
-        ("tests/test_rotation_matrix.py",),
+        ("tests/posenc/test_rotation_matrix.py",),
     ),
     Mutation(
         "rope_pairing_swapped",
@@ -99,7 +99,7 @@ MUTATIONS = (
         'layout = {"interleaved": "split", "split": "interleaved"}[check_layout(layout)]\n'
         "    n = x.shape[-2]",
         "RoPE pairs dimensions (j, j + d/2) when asked for (2j, 2j + 1) and vice versa",
-        ("tests/test_rope.py",),
+        ("tests/posenc/test_rope.py",),
     ),
     Mutation(
         "ntk_exponent",
@@ -107,7 +107,7 @@ MUTATIONS = (
         "head_dim / (head_dim - 2)",
         "head_dim / (head_dim - 1)",
         "NTK-aware scaling stretches the base by the wrong exponent d/(d-1)",
-        ("tests/test_rope.py",),
+        ("tests/posenc/test_rope.py",),
     ),
     Mutation(
         "yarn_beta_fast",
@@ -115,7 +115,7 @@ MUTATIONS = (
         "YARN_BETA_FAST = 32.0",
         "YARN_BETA_FAST = 16.0",
         "YaRN's ramp starts at 16 turns instead of the paper's 32: wrong extended frequencies",
-        ("tests/test_rope.py",),
+        ("tests/posenc/test_rope.py",),
     ),
     Mutation(
         "linear_scaling_multiplies",
@@ -123,7 +123,7 @@ MUTATIONS = (
         'if scaling == "linear":\n        return theta / factor, 1.0',
         'if scaling == "linear":\n        return theta * factor, 1.0',
         "position interpolation speeds the rotations up instead of slowing them down",
-        ("tests/test_rope.py", "tests/test_rope_models.py"),
+        ("tests/posenc/test_rope.py", "tests/features/rope/test_rope_models.py"),
     ),
     Mutation(
         "alibi_odd_slopes",
@@ -131,7 +131,7 @@ MUTATIONS = (
         "np.exp2(-4.0 * odd / n0)",
         "np.exp2(-8.0 * odd / n0)",
         "ALiBi with a head count not a power of two (e.g. 12) gets the wrong extra slopes",
-        ("tests/test_alibi_t5.py",),
+        ("tests/posenc/test_alibi_t5.py",),
     ),
     Mutation(
         "t5_last_bucket_overflows",
@@ -139,7 +139,7 @@ MUTATIONS = (
         "np.minimum(large, half - 1)",
         "np.minimum(large, half)",
         "T5 distances past max_distance spill into the other direction's first bucket",
-        ("tests/test_alibi_t5.py",),
+        ("tests/posenc/test_alibi_t5.py",),
     ),
     Mutation(
         "base_range_check_removed",
@@ -147,7 +147,7 @@ MUTATIONS = (
         'return check_real("base", base, greater=1.0)',
         'return check_real("base", base)',
         "base <= 1 is accepted (frequencies grow or stay 1) instead of a ValueError",
-        ("tests/test_sinusoidal.py",),
+        ("tests/posenc/test_sinusoidal.py",),
     ),
     # ------------------------------------------------------------------ ui, unit level
     Mutation(
@@ -156,7 +156,7 @@ MUTATIONS = (
         'if not self.minimum <= value <= self.maximum:\n            raise ParamError("outside"',
         'if False:\n            raise ParamError("outside"',
         "an out-of-range whole number in a link (seq_len=1e9) reaches the computation",
-        ("tests/test_i18n.py::test_every_invalid_setting_can_be_said_in_both_languages",),
+        ("tests/shared/test_i18n.py::test_every_invalid_setting_can_be_said_in_both_languages",),
     ),
     Mutation(
         "markdown_not_escaped",
@@ -164,7 +164,7 @@ MUTATIONS = (
         r'line = _SPECIAL.sub(r"\\\1", one_line(text, limit))',
         "line = one_line(text, limit)",
         "a link, image or heading typed into a URL renders as Markdown in a notice",
-        ("tests/test_user_text.py::test_markdown_text_renders_as_the_text_itself",),
+        ("tests/shared/test_user_text.py::test_markdown_text_renders_as_the_text_itself",),
     ),
     Mutation(
         "plotly_not_escaped",
@@ -172,23 +172,23 @@ MUTATIONS = (
         "return html.escape(one_line(text, limit), quote=False)",
         "return one_line(text, limit)",
         "HTML typed into a sentence (<b>, <a href>) is interpreted in chart labels",
-        ("tests/test_user_text.py::test_plotly_text_shows_html_as_typed",),
+        ("tests/shared/test_user_text.py::test_plotly_text_shows_html_as_typed",),
     ),
     Mutation(
         "chart_cells_doubled",
-        "ui/figures/common.py",
+        "ui/plain/grids.py",
         "MAX_TOTAL_CELLS = 120_000",
         "MAX_TOTAL_CELLS = 240_000",
         "the largest heatmaps send ~1.6 MB of JSON, over the 1 MB chart budget",
-        ("tests/test_figures_common.py", "tests/test_figures_heatmap.py"),
+        ("tests/shared/test_figures_common.py", "tests/features/heatmap/test_figures_heatmap.py"),
     ),
     Mutation(
         "presenter_fonts_noop",
-        "ui/figures/common.py",
+        "ui/plain/style.py",
         "    tick, title, legend = PRESENTER_TICK, PRESENTER_TITLE, PRESENTER_LEGEND\n",
         "    return fig\n",
         "presenter mode keeps the small desk-size chart type on a projector",
-        ("tests/test_first_view.py::test_presenter_fonts_reach_every_kind_of_chart_text",),
+        ("tests/browser/test_first_view.py::test_presenter_fonts_reach_every_kind_of_chart_text",),
     ),
     # ------------------------------------------------------------------ page level only
     Mutation(
@@ -199,7 +199,7 @@ MUTATIONS = (
         "a heatmap of block means is shown without the notice that says so",
         # The RoPE page test once let this survive (its "4096 × 4096" and "2048" are also
         # in the download caption); it now reads the notice itself.
-        ("tests/test_rope_page.py::test_long_sequences_are_downsampled_and_say_so",),
+        ("tests/features/rope/test_rope_page.py::test_long_sequences_are_downsampled_and_say_so",),
         page=True,
     ),
     Mutation(
@@ -209,7 +209,7 @@ MUTATIONS = (
         "    if False:\n        st.info(",
         "Binary's distance matrix draws 2048 of 8192 positions without saying so",
         (
-            "tests/test_binary_page.py"
+            "tests/features/binary/test_binary_page.py"
             "::test_largest_settings_draw_each_tabs_charts_and_say_what_they_cap[distance]",
         ),
         page=True,
@@ -220,16 +220,16 @@ MUTATIONS = (
         "return value if value in LANG.options else LANG.default",
         "return LANG.default",
         "the language switch to Chinese leaves every text in English",
-        ("tests/test_i18n.py::test_a_bad_link_value_is_explained_in_the_pages_language",),
+        ("tests/shared/test_i18n.py::test_a_bad_link_value_is_explained_in_the_pages_language",),
         page=True,
     ),
     Mutation(
         "notice_names_url_key",
         "ui/shared/i18n.py",
-        'fields["name"] = setting_label(lang(), fields["name"])',
+        'fields["name"] = error.spec.label_text(lang())',
         "pass",
         "a bad-link notice names the internal URL key (seq_len) instead of the setting",
-        ("tests/test_pages.py",),
+        ("tests/sweeps/test_pages.py",),
         args=("-k", "bad_url_value and home and seq_len"),
         page=True,
     ),
@@ -239,7 +239,7 @@ MUTATIONS = (
         "if math.isnan(value) or not value.is_integer():",
         "if math.isnan(value):",
         "a fractional whole-number setting in a link (rot_pair=3.7) is taken without a notice",
-        ("tests/test_i18n.py::test_a_bad_link_value_is_explained_in_the_pages_language",),
+        ("tests/shared/test_i18n.py::test_a_bad_link_value_is_explained_in_the_pages_language",),
         page=True,
     ),
 )

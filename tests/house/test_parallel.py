@@ -54,12 +54,15 @@ def _source(item) -> str:
 
 
 def test_browser_server_and_sweep_tests_are_slow_and_no_other(request):
-    """``-m "not slow"`` leaves out exactly the tests under tests/browser/ and
-    tests/sweeps/ and those that start a server or a browser."""
+    """``-m "not slow"`` leaves out the tests under tests/browser/ and tests/sweeps/, those
+    that start a server or a browser, and the sweeps marked ``@pytest.mark.slow`` in a
+    page's own file (every tab at its extremes, every step); nothing else."""
     items = request.session.items
     for item in items:
-        expected = runs_servers(item) or any(item.path.is_relative_to(f) for f in SLOW_FOLDERS)
-        assert (item.get_closest_marker("slow") is not None) == expected, item.nodeid
+        grouped = runs_servers(item) or any(item.path.is_relative_to(f) for f in SLOW_FOLDERS)
+        own = getattr(getattr(item, "function", None), "pytestmark", [])
+        marked = any(m.name == "slow" for m in own)
+        assert (item.get_closest_marker("slow") is not None) == (grouped or marked), item.nodeid
     if {item.path.name for item in items} >= {path.name for path in TESTS.rglob("test_*.py")}:
         slow = {item.path.parent.name for item in items if item.get_closest_marker("slow")}
         assert {"browser", "sweeps"} <= slow  # the whole suite has both folders' tests

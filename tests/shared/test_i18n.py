@@ -113,14 +113,17 @@ def test_a_text_edited_on_a_running_server_is_read_after_streamlit_reloads_the_a
     import sys
     import types
 
-    for name in [
-        n for n in sys.modules if n == "ui.plain.texts" or n.startswith("ui.plain.texts.")
-    ]:
-        monkeypatch.delitem(sys.modules, name)
-    edited = types.ModuleType("ui.plain.texts.en.home")  # the file as it is after the edit
-    edited.TEXTS = {**importlib.import_module("ui.plain.texts.en.home").TEXTS, "home.added": "new"}
-    monkeypatch.setitem(sys.modules, "ui.plain.texts.en.home", edited)
-    monkeypatch.delitem(sys.modules, "ui.plain.texts")
+    from ui.plain.texts import text_modules
+
+    evicted = ["ui.plain.texts", *text_modules("en"), *text_modules("zh")]
+    home = "ui.features.home.texts_en"
+    assert home in evicted  # the home page's English texts are one of the merged modules
+    edited = types.ModuleType(home)  # the file as it is after the edit
+    edited.TEXTS = {**importlib.import_module(home).TEXTS, "home.added": "new"}
+    for name in evicted:
+        if name in sys.modules:
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, home, edited)
     reloaded = importlib.import_module("ui.plain.texts")
     assert reloaded.text("en", "home.added") == "new"
     assert reloaded.text("en", "home.title") == text("en", "home.title")

@@ -43,5 +43,7 @@ def in_server_group(item) -> bool:
 
 
 def is_slow(item) -> bool:
-    """Whether ``item`` is ``slow``: in ``SLOW_FOLDERS`` or starting a server or browser."""
+    """Whether ``item`` is ``slow``: in ``SLOW_FOLDERS`` or starting a server or browser.
+    A sweep in a page's own file (every tab at its largest settings, every story step)
+    says so itself with ``@pytest.mark.slow``."""
     return runs_servers(item) or any(item.path.is_relative_to(f) for f in SLOW_FOLDERS)

@@ -39,6 +39,7 @@ def criteria_table(at):
 
 
 @pytest.mark.parametrize("tab", specs.TAB_NAMES)
+@pytest.mark.slow  # a sweep: every tab
 def test_each_tab_draws_its_own_charts_without_warnings(tab):
     at = open_page(tab=tab)
     ids = [el.proto.id for el in at.get("plotly_chart")]
@@ -220,6 +221,7 @@ NOTICES = {
 
 
 @pytest.mark.parametrize("tab", specs.TAB_NAMES)
+@pytest.mark.slow  # a sweep: every tab at the largest settings
 def test_largest_settings_draw_each_tabs_charts_and_say_what_they_cap(tab):
     """The 1 MB chart budget and the 512 MB memory cap at these settings (every number at
     its maximum, the same query) are test_pages' largest-settings test; here each tab

@@ -387,6 +387,7 @@ EXPECTED_AT_LARGEST = {  # charts per tab, and what the captions must say
 
 
 @pytest.mark.parametrize("tab", TAB_NAMES)
+@pytest.mark.slow  # a sweep: every tab at the largest settings
 def test_largest_settings_stay_under_1_mb_per_chart_and_512_mb_and_say_so(tab):
     query = {"seq_len": 8192, "d_model": 4096, "hm_framework": "torch32"}  # + difference chart
     tracemalloc.start()

@@ -48,6 +48,7 @@ RADIOS = {
 
 
 @pytest.mark.parametrize("tab, key", [(t, k) for t, keys in RADIOS.items() for k in keys])
+@pytest.mark.slow  # a sweep: every option of every choice
 def test_every_choice_takes_every_option(tab, key):
     at = opened(SMALL, tab=tab)
     for option in next(s for s in sp.SPECS if s.key == key).options:
@@ -214,6 +215,7 @@ def test_long_sequences_are_downsampled_and_say_so():
 
 
 @pytest.mark.parametrize("tab", sp.TAB_NAMES)
+@pytest.mark.slow  # a sweep: every tab in Chinese
 def test_every_tab_runs_in_chinese(tab):
     at = opened(SMALL, lang="zh", tab=None)
     at.session_state[sp.TAB.key] = ROPE.tab_label(tab, "zh")

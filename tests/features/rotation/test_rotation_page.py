@@ -60,6 +60,7 @@ def assert_charts(at, tab: str) -> None:
 
 
 @pytest.mark.parametrize("tab", specs.TAB_NAMES)
+@pytest.mark.slow  # a sweep: every tab
 def test_each_tab_draws_its_own_charts_without_warnings(tab):
     at = open_page(tab=tab)
     assert_charts(at, tab)
@@ -262,6 +263,7 @@ LARGEST = {
 
 
 @pytest.mark.parametrize("tab", specs.TAB_NAMES)
+@pytest.mark.slow  # a sweep: every tab at the largest settings
 def test_largest_settings_keep_charts_under_1_mb(tab):
     at = open_page(LARGEST, tab=tab)
     assert_charts(at, tab)

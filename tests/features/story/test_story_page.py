@@ -56,6 +56,7 @@ def test_steps_agree_with_the_step_setting():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("n", STEP_NUMBERS)
+@pytest.mark.slow  # a sweep: every step in both languages
 def test_every_step_opens_with_exactly_one_chart_and_its_title(n, lang):
     at = open_step(n, lang=lang)
     assert len(at.get("plotly_chart")) == 1
@@ -97,6 +98,7 @@ def test_the_buttons_answer_the_arrow_keys():
 
 @pytest.mark.parametrize("raw", ["0", "13", "abc", "2.5", "9" * 400])
 @pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.slow  # a sweep: hostile step values in both languages
 def test_a_bad_step_gives_a_notice_and_the_first_step(raw, lang):
     at = run_page(PAGE, {"step": raw, "lang": lang})
     assert setting_label(lang, "step") in notice_text(at)
@@ -128,6 +130,7 @@ CARRIED_SETTINGS = {
 
 
 @pytest.mark.parametrize("n", STEP_NUMBERS)
+@pytest.mark.slow  # a sweep: every step's link
 def test_each_go_deeper_link_opens_a_page_tab_with_the_steps_settings(n):
     name = STEPS[n - 1]
     moved = CARRIED_SETTINGS.get(name, {})
@@ -377,6 +380,7 @@ def test_the_ntk_curve_is_not_called_dynamic(lang):
 
 
 @pytest.mark.parametrize("n", STEP_NUMBERS)
+@pytest.mark.slow  # a sweep: every step in presenter mode
 def test_presenter_mode_shows_every_step_with_taller_charts(n):
     plain, shown = open_step(n), open_step(n, present="true")
     assert len(shown.get("plotly_chart")) == 1 and not shown.warning
@@ -406,6 +410,7 @@ def test_a_phone_stacks_the_two_panels_and_moves_legends_off_the_top(monkeypatch
         assert layout.get("legend", {}).get("y", 0) <= 1, n
 
 
+@pytest.mark.slow  # a sweep: every step's text
 def test_no_step_shows_a_url_key_or_more_than_60_words_in_its_lines():
     from test_word_budget import words
 

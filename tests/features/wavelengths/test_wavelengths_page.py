@@ -61,6 +61,7 @@ def test_page_opens_at_defaults_on_the_wavelengths_tab():
 
 
 @pytest.mark.parametrize("tab", specs.TAB_NAMES)
+@pytest.mark.slow  # a sweep: every tab
 def test_each_tab_draws_its_own_charts_and_no_notice(tab):
     assert sum(len(keys) for keys in CHARTS.values()) == 7
     assert sum(FORMULAS.values()) >= 8
@@ -354,6 +355,7 @@ def test_forms_table_shows_the_measured_differences():
 
 
 @pytest.mark.parametrize("tab", specs.TAB_NAMES)
+@pytest.mark.slow  # a sweep: every tab at the largest settings
 def test_largest_settings_keep_every_chart_under_1_mb_and_memory_under_512_mb(tab):
     query = {
         "seq_len": "8192",
