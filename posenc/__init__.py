@@ -2,8 +2,9 @@
 
 The sinusoidal table of "Attention Is All You Need", the rotation ``T(k)`` that shifts
 it, binary position codes, and rotary position embedding (RoPE) with its
-context-extension variants, ALiBi, T5 buckets, xPos and learned tables. numpy only:
-import it in a notebook as is.
+context-extension variants (any Hugging Face ``config.json``), multi-axis RoPE for
+images, ALiBi, T5 buckets, xPos and learned tables. numpy only: import it in a
+notebook as is.
 
 >>> import posenc
 >>> posenc.sinusoidal(3, 4).shape
@@ -57,12 +58,19 @@ plural nouns           one value per pair, offset or head: ``frequencies``,
                        ``layout_differences``
 ``*_block_means``      block means of a table for a heatmap; ``score_block_means``
                        those of a score matrix never held whole
+``*_ids``              integer positions per token: ``mrope_position_ids`` (three rows,
+                       time, height, width)
+``*_cos_sin``          the cos and sin tables of RoPE's angles, ``(L, d)`` each, in
+                       the rotate-half layout: ``mrope_cos_sin``
+``*_from_config``      a model's RoPE read from its Hugging Face ``config.json``:
+                       ``rope_from_config`` (inv_freq and attention factor)
 verbs                  ``apply_rotation`` (``rows @ T(k)`` without the matrix),
                        ``encode_positions`` (rows for any positions), ``fit_shift``
                        (least squares), ``set_max_threads``
 UPPER_CASE             the accepted names of an argument: ``SCHEMES``, ``FRAMEWORKS``,
                        ``SCALINGS`` (``rope_frequencies`` also takes p-RoPE's
-                       ``"proportional"``), ``LEARNED_MODELS``
+                       ``"proportional"``), ``LEARNED_MODELS``, ``ROPE_TYPES``
+                       (transformers' rope types), ``SEGMENT_KINDS``
 =====================  ===============================================================
 
 Arguments keep one name each: ``length`` (L), ``d_model`` / ``head_dim`` (d),
@@ -88,7 +96,9 @@ from posenc.blocks import scheme_block_means, sinusoid_block_means
 from posenc.fit import fit_shift
 from posenc.frameworks import FRAMEWORKS, framework_table
 from posenc.learned import LEARNED_MODELS, learned_position_embeddings, learned_provenance
+from posenc.mrope import SEGMENT_KINDS, mrope_cos_sin, mrope_position_ids
 from posenc.rope import SCALINGS, rope, rope_frequencies, rope_scores
+from posenc.rope_config import ROPE_TYPES, rope_from_config
 from posenc.rope_pairs import pair_counts, pair_rotation
 from posenc.rotation import block_rotation, rotation_matrix, split_permutation
 from posenc.schemes import SCHEMES, scheme_table
@@ -102,8 +112,10 @@ from posenc.xpos import xpos_scores
 __all__ = [
     "FRAMEWORKS",
     "LEARNED_MODELS",
+    "ROPE_TYPES",
     "SCALINGS",
     "SCHEMES",
+    "SEGMENT_KINDS",
     "additive_scores",
     "alibi_bias",
     "alibi_slopes",
@@ -121,6 +133,8 @@ __all__ = [
     "learned_position_embeddings",
     "learned_provenance",
     "max_threads",
+    "mrope_cos_sin",
+    "mrope_position_ids",
     "offset_distance",
     "offset_dot",
     "pair_counts",
@@ -128,6 +142,7 @@ __all__ = [
     "relative_scores",
     "rope",
     "rope_frequencies",
+    "rope_from_config",
     "rope_scores",
     "rotation_matrix",
     "same_content_decay",
