@@ -64,7 +64,7 @@ def _spec(name: str, language: str, args: tuple, kwargs: dict, _build: Callable)
 
 
 def _key(value):
-    """``value`` as part of a cache key: functions (``tr``) by their name."""
+    """``value`` as part of a cache key: a function (an argument that is code) by its name."""
     if callable(value) and not isinstance(value, type):
         return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', value)}"
     return value
