@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 from support.apptest import run_page, tab_label
-from support.screen import chart, decode, figures
+from support.screen import chart, chart_key, decode, figures
 
 from ui.features.heatmap import specs as hm
 from ui.plain.pick import PICK
@@ -23,7 +23,7 @@ TIMEOUT = 90
 
 def chart_element(at: AppTest, key: str):
     for element in at.get("plotly_chart"):
-        if key in element.proto.id:
+        if chart_key(element.proto.id) == key:
             return element
     raise KeyError(key)
 

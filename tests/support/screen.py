@@ -58,6 +58,12 @@ def caption_list(at: AppTest) -> list[str]:
     return [c.value for c in at.caption]
 
 
+def chart_keys(at: AppTest) -> list[str]:
+    """The key of each chart drawn, in order (exact: ``hm_learned`` is not
+    ``hm_learned_similarity``)."""
+    return [chart_key(el.proto.id) for el in at.get("plotly_chart")]
+
+
 def chart_ids(at: AppTest) -> list[str]:
     """The element id of each chart drawn (``$$ID-<hash>-<key>``)."""
     return [el.proto.id for el in at.get("plotly_chart")]

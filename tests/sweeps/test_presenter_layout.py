@@ -7,11 +7,9 @@ In presenter mode such rows wrap after three; on a desktop they stay one row.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from support.apptest import run_page_on_tab
-from support.screen import decode
+from support.screen import chart, chart_key, decode
 
 from posenc.frameworks import FRAMEWORKS
 from ui.features.binary import specs as binary_spec
@@ -95,7 +93,7 @@ def test_presenter_clock_dials_come_four_a_row_with_the_slider_under_the_buttons
     at = run_page_on_tab(
         "2_Wavelengths.py", wavelengths_spec, {"present": present}, "clock", TIMEOUT
     )
-    fig = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "wl_clock" in c.proto.id)
+    fig = chart(at, "wl_clock_chart")
     ticks = decode(fig["data"][1]["x"])  # one 12 o'clock mark per dial, at its centre
     assert len(ticks) == 12
     assert len(set(ticks.tolist())) == columns
@@ -108,7 +106,7 @@ def _holder(at, key: str):
     """The column that holds the chart ``key``."""
     for column in at.columns:
         for child in column.children.values():
-            if getattr(child, "type", "") == "plotly_chart" and child.proto.id.endswith(key):
+            if getattr(child, "type", "") == "plotly_chart" and chart_key(child.proto.id) == key:
                 return column
     raise AssertionError(f"no column holds {key}")
 

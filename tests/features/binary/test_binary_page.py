@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 from support.apptest import Page
-from support.screen import captions, chart, chart_sizes, decode, figures
+from support.screen import captions, chart, chart_keys, chart_sizes, decode, figures
 
 import posenc
 from posenc import criteria
@@ -42,9 +42,7 @@ def criteria_table(at):
 @pytest.mark.slow  # a sweep: every tab
 def test_each_tab_draws_its_own_charts_without_warnings(tab):
     at = open_page(tab=tab)
-    ids = [el.proto.id for el in at.get("plotly_chart")]
-    assert len(ids) == len(CHARTS[tab])
-    assert all(key in i for key, i in zip(CHARTS[tab], ids, strict=True))
+    assert chart_keys(at) == CHARTS[tab]
     assert not at.warning
     assert not at.info  # nothing is capped at the defaults
     if tab == "criteria":
@@ -100,8 +98,7 @@ def test_bits_slider_redraws_the_counter_and_the_base():
 )
 def test_two_and_three_bit_codes_are_drawn_as_corners_with_their_largest_jump(bits, jump):
     at = open_page({"bin_bits": str(bits)}, tab="counter")
-    keys = [el.proto.id for el in at.get("plotly_chart")]
-    assert any("bin_code_space" in key for key in keys) == (jump is not None)
+    assert ("bin_code_space" in chart_keys(at)) == (jump is not None)
     if jump:
         corners = chart(at, "bin_code_space")["data"][0]
         assert len(decode(corners["x"])) == 2**bits

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from support.apptest import Page, rerun
 from support.browser import wait_for_app
 from support.peers import peer
-from support.screen import captions, chart, chart_sizes, decode
+from support.screen import captions, chart, chart_keys, chart_sizes, decode
 from support.views import setting_label
 
 import posenc
@@ -65,8 +65,7 @@ def test_default_view_draws_the_paper_table_with_the_torch_values():
 )
 def test_each_tab_draws_only_its_own_charts(tab, keys):
     at = open_page(tab=tab)
-    drawn = [key for el in at.get("plotly_chart") for key in [el.proto.id] if key]
-    assert len(drawn) == len(keys) and all(k in i for k, i in zip(keys, drawn, strict=True))
+    assert chart_keys(at) == keys
     assert at.query_params.get(TAB.key, "table") == tab  # shareable, the same in any language
 
 
@@ -76,7 +75,7 @@ def test_a_language_switch_keeps_the_open_tab():
     at.session_state["lang"] = "zh"
     run(at)
     assert at.session_state[TAB.key] == TAB.options[len(TAB_NAMES) + TAB_NAMES.index("similarity")]
-    assert any("hm_similarity" in el.proto.id for el in at.get("plotly_chart"))
+    assert "hm_similarity" in chart_keys(at)
 
 
 def test_robot_preset_shows_the_tutorials_table_with_its_exact_values():
@@ -123,12 +122,12 @@ def test_gentle_preset_draws_l100_d512_cell_by_cell():
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_a_preset_clicked_on_another_tab_opens_the_table_it_draws(name, lang):
     at = open_page({"lang": lang}, tab="similarity")
-    assert not any("hm_table" in el.proto.id for el in at.get("plotly_chart"))
+    assert "hm_table" not in chart_keys(at)
     at.button(key=f"hm_preset_{name}").click()
     run(at)
     assert at.session_state[TAB.key] == text(lang, "heatmap.tab_table")
-    assert [el.proto.id for el in at.get("plotly_chart") if "hm_table" in el.proto.id]
-    assert not any("hm_similarity" in el.proto.id for el in at.get("plotly_chart"))
+    assert "hm_table" in chart_keys(at)
+    assert "hm_similarity" not in chart_keys(at)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -201,7 +200,7 @@ def test_frameworks_tab_says_why_there_is_no_difference_to_draw(query, said):
     at = open_page(query, tab="frameworks")
     notes = [info.value for info in at.info]
     assert any(said in note for note in notes), notes
-    assert not [el for el in at.get("plotly_chart") if "hm_difference" in el.proto.id]
+    assert "hm_difference" not in chart_keys(at)
 
 
 def framework_rows(at) -> dict[str, dict[str, str]]:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 from support.apptest import Page, rerun
-from support.screen import chart, chart_ids, chart_sizes, decode, notice_text
+from support.screen import chart, chart_ids, chart_keys, chart_sizes, decode, notice_text
 from support.views import setting_label
 
 import posenc
@@ -43,10 +43,7 @@ tab_label, open_page, open_tab = PAGE.tab_label, PAGE.open, PAGE.open_tab
 
 def draws(at: AppTest, tab: str) -> bool:
     """Whether exactly the charts of ``tab`` are on screen."""
-    ids = chart_ids(at)
-    return len(ids) == len(CHARTS[tab]) and all(
-        key in i for key, i in zip(CHARTS[tab], ids, strict=True)
-    )
+    return chart_keys(at) == CHARTS[tab]
 
 
 def base_names(at: AppTest) -> list[str]:
