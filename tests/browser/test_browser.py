@@ -133,7 +133,8 @@ def test_menu_navigation_keeps_shared_settings_in_view_and_address(server, page)
             d_inputs.and_(page.locator("[type=number]")),
             d_inputs.and_(page.locator("[type=range]")),
         )
-        if "shared_controls(" in (ROOT / entry.path).read_text(encoding="utf-8"):
+        code = ROOT / "ui" / "features" / entry.name / "page.py"  # the page's own code
+        if "shared_controls(" in code.read_text(encoding="utf-8"):
             assert box.input_value() == "16", entry.name
             assert stops.get_attribute("aria-valuetext") == "16", entry.name
             drawing += 1

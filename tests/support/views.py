@@ -116,5 +116,7 @@ def every_spec() -> dict:
 
 
 def setting_label(lang: str, key: str) -> str:
-    """The label on screen of the setting kept in the URL under ``key``."""
-    return every_spec()[key].label_text(lang)
+    """The label on screen of the setting kept in the URL under ``key``; a key no page
+    has (``no_such_setting``) is named as it is, as the unknown-setting notice does."""
+    spec = every_spec().get(key)
+    return key if spec is None else spec.label_text(lang)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 from support.apptest import run_page_on_tab
+from support.paths import ROOT
 from support.screen import captions
 
 import posenc
@@ -363,7 +363,7 @@ def test_home_and_rope_texts_say_r_is_t_of_m_on_columns_and_t_of_minus_m_on_rows
             assert "T(m)" in said and ("T(-m)" in said or "T(−m)" in said), (lang, key)
         assert "T(m)" in text(lang, "rope.lead") and "T(−m)" in text(lang, "rope.lead")
         assert r"\theta_j" in text(lang, "home.notation_rope")  # j, as on the RoPE page
-    home = Path("app.py").read_text(encoding="utf-8")
+    home = (ROOT / "ui" / "features" / "home" / "page.py").read_text(encoding="utf-8")
     assert r"q_m^\top = q^\top T(-m)" in home and r"\theta_j = \omega_j" in home
 
 
