@@ -28,7 +28,7 @@ Keys
   ``rotate_queries_with_cached_keys`` (fewer queries, at the last positions), then the
   float32 rotated rows multiplied in float64: ``S = rq @ rk.T``. Note: the cached-keys
   path centres the query scales on q_len // 2 and the key scales on L // 2, so its decay
-  is off by a constant (tests/test_xpos.py pins it).
+  is off by a constant (tests/posenc/test_xpos.py pins it).
 * ``hf_inv_freq_{rope_type}_{tag}_f32``: transformers' inverse frequencies with a
   ``partial_rotary_factor`` (GPT-NeoX ``rotary_pct``, Phi) and the ``"proportional"``
   rope type (p-RoPE, Gemma 4 configs), float32 as transformers forms them.

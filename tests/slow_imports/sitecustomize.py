@@ -6,7 +6,7 @@ half-made module already sits in ``sys.modules``.
 A fresh server's import race (two sessions' threads importing the same modules) is
 open for as long as an import takes; on a fast machine that is a few milliseconds and
 a test would pass by luck. Widening every import to tens of milliseconds makes a
-race that exists show up in every round (``tests/test_cold_start.py``).
+race that exists show up in every round (``tests/browser/test_cold_start.py``).
 
 Python imports ``sitecustomize`` at start-up from ``sys.path``; the cold-start test
 puts this folder on ``PYTHONPATH`` of the server it starts, and nowhere else.
