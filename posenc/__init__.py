@@ -3,8 +3,8 @@
 The sinusoidal table of "Attention Is All You Need", the rotation ``T(k)`` that shifts
 it, binary position codes, and rotary position embedding (RoPE) with its
 context-extension variants (any Hugging Face ``config.json``), multi-axis RoPE for
-images, ALiBi, T5 buckets, xPos and learned tables. numpy only: import it in a
-notebook as is.
+images, the base a context needs, ALiBi, T5 buckets, xPos and learned tables. numpy
+only: import it in a notebook as is.
 
 >>> import posenc
 >>> posenc.sinusoidal(3, 4).shape
@@ -55,7 +55,8 @@ plural nouns           one value per pair, offset or head: ``frequencies``,
                        ``wavelengths``, ``rope_frequencies``, ``alibi_slopes``,
                        ``dot_products`` (``offset_dot`` is the same function),
                        ``offset_distance``, ``shift_residuals``, ``pair_counts``,
-                       ``layout_differences``
+                       ``layout_differences``, ``rope_base_sums`` (per offset),
+                       ``rope_base_bounds`` (per context where the bound steps)
 ``*_block_means``      block means of a table for a heatmap; ``score_block_means``
                        those of a score matrix never held whole
 ``*_ids``              integer positions per token: ``mrope_position_ids`` (three rows,
@@ -64,6 +65,10 @@ plural nouns           one value per pair, offset or head: ``frequencies``,
                        the rotate-half layout: ``mrope_cos_sin``
 ``*_from_config``      a model's RoPE read from its Hugging Face ``config.json``:
                        ``rope_from_config`` (inv_freq and attention factor)
+``*_bound``            one number that bounds another: ``decay_bound``,
+                       ``rope_base_lower_bound`` (the smallest base a context
+                       needs); ``rope_base_failure`` is the first offset where a
+                       base fails
 verbs                  ``apply_rotation`` (``rows @ T(k)`` without the matrix),
                        ``encode_positions`` (rows for any positions), ``fit_shift``
                        (least squares), ``set_max_threads``
@@ -98,6 +103,12 @@ from posenc.frameworks import FRAMEWORKS, framework_table
 from posenc.learned import LEARNED_MODELS, learned_position_embeddings, learned_provenance
 from posenc.mrope import SEGMENT_KINDS, mrope_cos_sin, mrope_position_ids
 from posenc.rope import SCALINGS, rope, rope_frequencies, rope_scores
+from posenc.rope_base import (
+    rope_base_bounds,
+    rope_base_failure,
+    rope_base_lower_bound,
+    rope_base_sums,
+)
 from posenc.rope_config import ROPE_TYPES, rope_from_config
 from posenc.rope_pairs import pair_counts, pair_rotation
 from posenc.rotation import block_rotation, rotation_matrix, split_permutation
@@ -141,6 +152,10 @@ __all__ = [
     "pair_rotation",
     "relative_scores",
     "rope",
+    "rope_base_bounds",
+    "rope_base_failure",
+    "rope_base_lower_bound",
+    "rope_base_sums",
     "rope_frequencies",
     "rope_from_config",
     "rope_scores",
