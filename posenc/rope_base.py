@@ -42,9 +42,9 @@ How it is computed (exactly, for the definition above, evaluated in float64):
    longer contexts, sweep from the largest stored bound below (``b*`` is monotone in
    L), else from ``b = 1``.
 
-The paper's own table comes from a coarse search of the same definition: it agrees where
-its grid met the lowest safe base (4K: 2.7e4, 32K: 6.4e5, 64K: 2.1e6) and overstates it
-elsewhere (128K: 7.8e6 against 4.87e6 here).
+A search on a grid of bases (as the paper's table) returns the first safe grid point: never
+below ``b*(L)``, and above it wherever the grid steps over the lowest safe fragment
+(b*(2**17) = 4.87e6 and b*(2**20) = 6.54e7 at d = 128).
 """
 
 from __future__ import annotations
