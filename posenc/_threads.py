@@ -3,7 +3,7 @@
 numpy releases the GIL inside its loops, so a large table or scan is cut into shares
 computed on several threads. Every such computation in posenc (the sinusoidal table,
 ``shift_residuals``, ``scheme_criteria``, ``max_abs_differences``, ``score_block_means``,
-``layout_differences``) submits its shares to
+``layout_differences``, ``rope_base_sums`` and the base-bound scans) submits its shares to
 one pool per process, of at most :func:`max_threads` workers: however many sessions
 call at once, posenc never runs more worker threads than that. The default is the
 number of cores, capped at 8; the environment variable ``POSENC_MAX_THREADS`` or
