@@ -68,7 +68,8 @@ def test_each_preset_is_what_its_cited_config_fields_say(code):
 def test_every_model_the_issue_names_has_a_preset():
     names = {p.name for p in mp.PRESETS.values()}
     for model in ("Llama 2 7B", "Llama 3.1 8B", "Mistral 7B", "Qwen2.5 7B", "GPT-NeoX 20B",
-                  "Phi-2"):  # fmt: skip
+                  "Phi-2", "Phi-3 mini 128K", "DeepSeek-V3", "gpt-oss-20b", "Qwen2.5-VL 7B",
+                  "Qwen3-VL 8B", "Gemma 3"):  # fmt: skip
         assert any(name.startswith(model) for name in names), model
     assert set(sp.MODELS) == {*mp.PRESETS, "pasted"}
 
@@ -91,12 +92,16 @@ def test_each_presets_speeds_are_posencs_and_the_rope_formula(code):
     r = m.rotated
     j = np.arange(r // 2)
     np.testing.assert_allclose(view["theta"], m.base ** (-2.0 * j / r), rtol=1e-12)
-    expected, _ = posenc.rope_frequencies(
-        m.head_dim, m.base, scaling=m.scaling, factor=m.factor,
-        original_context=m.original_context, context=m.context,
-        partial_rotary_factor=m.partial_rotary_factor,
-    )  # fmt: skip
+    expected, attention = posenc.rope_from_config(mp.config_of(m), m.context)
     np.testing.assert_array_equal(view["scaled"], expected)
+    assert view["attention"] == attention
+    if m.scaling in posenc.SCALINGS and code != "gpt_oss_20b":  # (gpt-oss: YaRN untruncated)
+        engine, _ = posenc.rope_frequencies(
+            m.head_dim, m.base, scaling=m.scaling, factor=m.factor,
+            original_context=m.original_context, context=m.context,
+            partial_rotary_factor=m.partial_rotary_factor,
+        )  # fmt: skip
+        np.testing.assert_allclose(view["scaled"], engine, rtol=1e-12)
     np.testing.assert_allclose(view["wavelength"] * view["theta"], 2 * np.pi, rtol=1e-12)
     np.testing.assert_allclose(view["turns"], m.original_context / view["wavelength"])
     np.testing.assert_allclose(view["turns_scaled"], m.context / view["wavelength_scaled"])
@@ -142,7 +147,9 @@ def test_the_critical_pairs_the_captions_state():
     critical = {code: mp.pair_view(m)["critical"] for code, m in mp.PRESETS.items()}
     assert critical == {
         "llama2_7b": 46, "llama31_8b": 35, "mistral_7b": 60, "qwen25_7b": 40,
-        "qwen25_7b_yarn": 40, "neox_20b": 8, "phi2": 11,
+        "qwen25_7b_yarn": 40, "neox_20b": 8, "phi2": 11, "phi3_mini_128k": 34,
+        "deepseek_v3": 23, "gpt_oss_20b": 18, "gemma3_4b": 73, "qwen25_vl_7b": 46,
+        "qwen3_vl_8b": 45,
     }  # fmt: skip
     view = mp.pair_view(mp.PRESETS["llama31_8b"])
     theta = 500000.0 ** (-np.arange(64) / 64)
@@ -222,7 +229,7 @@ BAD = [
     (config(head_dim=4096), "rope.cfg_number"),
     (config(head_dim=63), "rope.cfg_rotated"),
     (config(partial_rotary_factor=0.3), "rope.cfg_rotated"),  # int(64 * 0.3) = 19
-    (config(rope_scaling={"rope_type": "longrope", "factor": 2}), "rope.cfg_scaling"),
+    (config(rope_scaling={"rope_type": "longrope", "factor": 2}), "rope.cfg_rope"),
     (config(rope_scaling={"factor": 2}), "rope.cfg_scaling"),
     (config(rope_scaling="yarn"), "rope.cfg_number"),
     (config(rope_scaling={"type": "linear"}), "rope.cfg_missing"),
@@ -239,7 +246,18 @@ BAD = [
         ),
         "rope.cfg_llama3",
     ),
-    (config(rope_scaling={"rope_type": "yarn", "factor": 4, "beta_fast": 16}), "rope.cfg_yarn"),
+    (config(rope_scaling={"rope_type": "yarn", "factor": 4, "beta_fast": "16"}), "rope.cfg_rope"),
+    (
+        config(
+            rope_scaling={
+                "rope_type": "longrope",
+                "short_factor": [1.0] * 3,
+                "long_factor": [2.0] * 32,
+                "original_max_position_embeddings": 256,
+            }
+        ),
+        "rope.cfg_rope",
+    ),
 ]
 
 

@@ -1,8 +1,11 @@
-"""RoPE settings of real released models, a reader of a pasted ``config.json``, and what
-a model's settings do to each rotary pair (the RoPE page's "Real models" tab).
+"""RoPE settings of real released models, and what a model's settings do to each rotary
+pair (the RoPE page's "Real models" tab); the reader of a pasted ``config.json`` is
+``data_config`` (its names are re-exported here).
 
-Pure Python and numpy (no Streamlit): the parser and the per-pair numbers are tested
-without the app. Every frequency comes from ``posenc.rope_frequencies``.
+Pure Python and numpy (no Streamlit): the presets and the per-pair numbers are tested
+without the app. The pretrained speeds come from ``posenc.rope_frequencies``, the
+model's own (``inv_freq`` and attention factor) from ``posenc.rope_from_config``, which
+equals transformers for every rope type.
 
 Each preset holds the values of the model's ``config.json`` on the Hugging Face Hub and
 where they were read (``sources``); the tab's notes cite them.
@@ -11,63 +14,20 @@ where they were read (``sources``); the tab's notes cite them.
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from dataclasses import replace
 
 import numpy as np
 
 import posenc
-from ui.plain.safe_text import markdown_code
-from ui.plain.texts import TextError
-
-# A config.json of a released model is 0.5 .. 2 KB; the box takes at most this much.
-MAX_CONFIG_CHARS = 4000
-MAX_HEAD_DIM = 1024
-MAX_CONTEXT = 100_000_000
-
-# Hugging Face's rope_type (or the older "type") -> posenc's scaling.
-SCALING_TYPES = {
-    "default": None,
-    "linear": "linear",
-    "dynamic": "ntk",
-    "yarn": "yarn",
-    "llama3": "llama3",
-    "proportional": "proportional",
-}
-
-
-@dataclass(frozen=True)
-class RopeModel:
-    """A model's RoPE settings as transformers reads them from its ``config.json``.
-
-    ``original_context`` is L0, the context the model was pretrained with
-    (``rope_scaling.original_max_position_embeddings``, else
-    ``max_position_embeddings``); ``context`` is L, the context after its scaling
-    (``max(max_position_embeddings, factor * L0)``; L0 without scaling).
-    """
-
-    name: str
-    head_dim: int
-    base: float
-    original_context: int
-    context: int
-    partial_rotary_factor: float = 1.0
-    scaling: str | None = None
-    factor: float = 1.0
-    low_freq_factor: float = 1.0
-    high_freq_factor: float = 4.0
-    sources: tuple[tuple[str, dict], ...] = ()  # (address, fields read there)
-    assumed: tuple[str, ...] = field(default=(), compare=False)  # defaults filled in
-
-    @property
-    def rotated(self) -> int:
-        """Rotated dimensions of a head: ``int(head_dim * p)`` (all for p-RoPE, whose
-        unrotated pairs are the slow ones with frequency 0)."""
-        if self.scaling == "proportional":
-            return self.head_dim
-        return int(self.head_dim * self.partial_rotary_factor)
-
+from ui.features.rope.data_config import (  # noqa: F401  (the tab and tests read them here)
+    CONTEXT_TYPES,
+    MAX_CONFIG_CHARS,
+    MAX_CONTEXT,
+    MAX_HEAD_DIM,
+    SCALING_TYPES,
+    RopeModel,
+    parse_config,
+)
 
 HF = "https://huggingface.co"
 CONVERT_LLAMA = (
@@ -78,6 +38,11 @@ LLAMA3_SCALING = {
     "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
     "original_max_position_embeddings": 8192, "rope_type": "llama3",
 }  # fmt: skip
+
+# LongRoPE factors of microsoft/Phi-3-mini-128k-instruct's config.json (the same lists as
+# Phi-3.5-mini-instruct's), float32 values written out as in the file.
+PHI3_LONG = [1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601, 1.5899999141693115, 1.600000023841858, 1.6200000047683716, 2.620000123977661, 3.2300000190734863, 3.2300000190734863, 4.789999961853027, 7.400000095367432, 7.700000286102295, 9.09000015258789, 12.199999809265137, 17.670000076293945, 24.46000099182129, 28.57000160217285, 30.420001983642578, 30.840002059936523, 32.590003967285156, 32.93000411987305, 42.320003509521484, 44.96000289916992, 50.340003967285156, 50.45000457763672, 57.55000305175781, 57.93000411987305, 58.21000289916992, 60.1400032043457, 62.61000442504883, 62.62000274658203, 62.71000289916992, 63.1400032043457, 63.1400032043457, 63.77000427246094, 63.93000411987305, 63.96000289916992, 63.970001220703125, 64.02999877929688, 64.06999969482422, 64.08000183105469, 64.12000274658203, 64.41000366210938, 64.4800033569336, 64.51000213623047, 64.52999877929688, 64.83999633789062]  # fmt: skip  # noqa: E501
+PHI3_SHORT = [1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0499999523162842, 1.0699999332427979, 1.0999999046325684, 1.1099998950958252, 1.1599998474121094, 1.1599998474121094, 1.1699998378753662, 1.2899998426437378, 1.339999794960022, 1.679999828338623, 1.7899998426437378, 1.8199998140335083, 1.8499997854232788, 1.8799997568130493, 1.9099997282028198, 1.9399996995925903, 1.9899996519088745, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0199997425079346, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0299997329711914, 2.0799996852874756, 2.0899996757507324, 2.189999580383301, 2.2199995517730713, 2.5899994373321533, 2.729999542236328, 2.749999523162842, 2.8399994373321533]  # fmt: skip  # noqa: E501
 
 # A source: (address, the fields read there). The config.json fields of a model, read by
 # parse_config, give the preset (tests/test_rope_models.py checks it).
@@ -149,6 +114,74 @@ PRESETS: dict[str, RopeModel] = {
                 "rope_theta": 10000.0, "max_position_embeddings": 2048, "rope_scaling": None}),
         ),
     ),
+    "phi3_mini_128k": RopeModel(
+        "Phi-3 mini 128K", head_dim=3072 // 32, base=10000.0, original_context=4096,
+        context=131072, scaling="longrope", factor=32.0,
+        sources=(
+            (f"{HF}/microsoft/Phi-3-mini-128k-instruct/blob/main/config.json", {
+                "hidden_size": 3072, "num_attention_heads": 32,
+                "max_position_embeddings": 131072, "original_max_position_embeddings": 4096,
+                "rope_theta": 10000.0, "rope_scaling": {
+                    "long_factor": PHI3_LONG, "short_factor": PHI3_SHORT, "type": "longrope"}}),
+        ),
+    ),
+    "deepseek_v3": RopeModel(
+        "DeepSeek-V3", head_dim=64, base=10000.0, original_context=4096, context=163840,
+        scaling="yarn", factor=40.0,
+        sources=(
+            (f"{HF}/deepseek-ai/DeepSeek-V3/blob/main/config.json", {
+                "hidden_size": 7168, "num_attention_heads": 128, "qk_rope_head_dim": 64,
+                "qk_nope_head_dim": 128, "max_position_embeddings": 163840, "rope_theta": 10000,
+                "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
+                                 "mscale_all_dim": 1.0,
+                                 "original_max_position_embeddings": 4096, "type": "yarn"}}),
+        ),
+    ),
+    "gpt_oss_20b": RopeModel(
+        "gpt-oss-20b", head_dim=64, base=150000.0, original_context=4096, context=131072,
+        scaling="yarn", factor=32.0,
+        sources=(
+            (f"{HF}/openai/gpt-oss-20b/blob/main/config.json", {
+                "head_dim": 64, "hidden_size": 2880, "num_attention_heads": 64,
+                "max_position_embeddings": 131072, "rope_theta": 150000,
+                "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0,
+                                 "original_max_position_embeddings": 4096, "rope_type": "yarn",
+                                 "truncate": False}}),
+        ),
+    ),
+    "gemma3_4b": RopeModel(
+        "Gemma 3 4B", head_dim=256, base=1000000.0, original_context=16384, context=131072,
+        scaling="linear", factor=8.0,
+        sources=(
+            (f"{HF}/google/gemma-3-4b-it/blob/main/config.json", {"text_config": {
+                "head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8,
+                "max_position_embeddings": 131072, "rope_theta": 1000000.0,
+                "rope_local_base_freq": 10000.0,
+                "rope_scaling": {"factor": 8.0, "rope_type": "linear"},
+                "sliding_window": 1024}}),
+        ),
+    ),
+    "qwen25_vl_7b": RopeModel(
+        "Qwen2.5-VL 7B", head_dim=3584 // 28, base=1000000.0, original_context=128000,
+        context=128000, mrope_section=(16, 24, 24),
+        sources=(
+            (f"{HF}/Qwen/Qwen2.5-VL-7B-Instruct/blob/main/config.json", {
+                "hidden_size": 3584, "num_attention_heads": 28,
+                "max_position_embeddings": 128000, "rope_theta": 1000000.0,
+                "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}),
+        ),
+    ),
+    "qwen3_vl_8b": RopeModel(
+        "Qwen3-VL 8B", head_dim=128, base=5000000.0, original_context=262144, context=262144,
+        mrope_section=(24, 20, 20), mrope_interleaved=True,
+        sources=(
+            (f"{HF}/Qwen/Qwen3-VL-8B-Instruct/blob/main/config.json", {"text_config": {
+                "head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
+                "max_position_embeddings": 262144, "rope_theta": 5000000,
+                "rope_scaling": {"mrope_interleaved": True, "mrope_section": [24, 20, 20],
+                                 "rope_type": "default"}}}),
+        ),
+    ),
 }  # fmt: skip
 
 
@@ -161,197 +194,60 @@ def config_of(model: RopeModel) -> dict:
     return fields
 
 
-# --- reading a pasted config.json -------------------------------------------------------
-
-
-def _number(config: dict, key: str, low: float, high: float, *, integer: bool = False):
-    """``config[key]`` checked: a JSON number (not a bool) in ``[low, high]``."""
-    value = config[key]
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    ok = ok and math.isfinite(value) and low <= value <= high
-    if ok and integer:
-        ok = float(value).is_integer()
-    if not ok:
-        raise TextError(
-            "rope.cfg_number", field=markdown_code(key), value=markdown_code(json.dumps(value)),
-            low=f"{low:g}", high=f"{high:g}",
-        )  # fmt: skip
-    return int(value) if integer else float(value)
-
-
-def _missing(*names: str) -> TextError:
-    return TextError("rope.cfg_missing", field=" / ".join(markdown_code(n) for n in names))
-
-
-def _first(config: dict, *keys: str) -> str | None:
-    return next((k for k in keys if config.get(k) is not None), None)
-
-
-def _config_object(text: str) -> dict:
-    """``text`` as one JSON object, with transformers 5's ``rope_parameters`` block
-    merged in (its ``rope_type``, when not ``default``, makes the block the scaling)."""
-    if len(text) > MAX_CONFIG_CHARS:
-        raise TextError("rope.cfg_too_long", max_chars=f"{MAX_CONFIG_CHARS:,}")
-    if not text.strip():
-        raise TextError("rope.cfg_empty")
-    try:
-        config = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise TextError("rope.cfg_json", line=error.lineno, column=error.colno) from None
-    except RecursionError:  # deeply nested brackets
-        raise TextError("rope.cfg_not_object") from None
-    if not isinstance(config, dict):
-        raise TextError("rope.cfg_not_object")
-    params = config.get("rope_parameters")
-    if isinstance(params, dict):  # transformers 5 keeps the RoPE fields in one block
-        config = {**config, **{k: v for k, v in params.items() if k != "rope_type"}}
-        if params.get("rope_type") not in (None, "default"):
-            config["rope_scaling"] = params
-    return config
-
-
-def _head_dim(config: dict) -> int:
-    """``head_dim``, else ``hidden_size / num_attention_heads`` (a whole number)."""
-    if config.get("head_dim") is not None:
-        return _number(config, "head_dim", 2, MAX_HEAD_DIM, integer=True)
-    if config.get("hidden_size") is not None and config.get("num_attention_heads") is not None:
-        hidden = _number(config, "hidden_size", 2, 1e6, integer=True)
-        heads = _number(config, "num_attention_heads", 1, 1e4, integer=True)
-        head_dim = hidden // heads
-        if hidden % heads or not 2 <= head_dim <= MAX_HEAD_DIM:
-            raise TextError("rope.cfg_heads", hidden=hidden, heads=heads, top=MAX_HEAD_DIM)
-        return head_dim
-    raise _missing("head_dim", "hidden_size + num_attention_heads")
-
-
-def _rotary_fraction(config: dict, head_dim: int) -> tuple[float, str]:
-    """p, the rotated fraction of a head, and the field it was read from (default 1)."""
-    key = _first(config, "partial_rotary_factor", "rotary_pct")
-    if key is not None:
-        return _number(config, key, 1e-6, 1.0), key
-    if config.get("rotary_dim") is not None:
-        return _number(config, "rotary_dim", 2, head_dim, integer=True) / head_dim, "rotary_dim"
-    return 1.0, "partial_rotary_factor"
-
-
-class _Scaling(NamedTuple):
-    scaling: str | None  # posenc's name (SCALING_TYPES)
-    factor: float
-    low: float  # Llama 3.1's low_freq_factor
-    high: float  # and high_freq_factor
-    original: int  # L0
-
-
-def _rope_scaling(block, max_pos: int) -> _Scaling:
-    """A ``rope_scaling`` block (None: no scaling); L0 is ``max_pos`` unless it says."""
-    if block is None:
-        return _Scaling(None, 1.0, 1.0, 4.0, max_pos)
-    if not isinstance(block, dict):
-        raise TextError("rope.cfg_number", field=markdown_code("rope_scaling"),
-                        value=markdown_code(json.dumps(block)), low="{", high="}")  # fmt: skip
-    kind = block.get("rope_type", block.get("type"))
-    if kind not in SCALING_TYPES:
-        raise TextError("rope.cfg_scaling", kind=markdown_code(json.dumps(kind)))
-    scaling, factor, original = SCALING_TYPES[kind], 1.0, max_pos
-    if scaling is not None:
-        if block.get("factor") is None:
-            raise _missing("rope_scaling.factor")
-        factor = _number(block, "factor", 1.0, 1e4)
-    if block.get("original_max_position_embeddings") is not None:
-        original = _number(block, "original_max_position_embeddings", 1, MAX_CONTEXT,
-                           integer=True)  # fmt: skip
-    low, high = _llama3_factors(block) if scaling == "llama3" else (1.0, 4.0)
-    if scaling == "yarn":
-        _check_yarn_betas(block)
-    return _Scaling(scaling, factor, low, high, original)
-
-
-def _llama3_factors(block: dict) -> tuple[float, float]:
-    """Llama 3.1's ``low_freq_factor`` < ``high_freq_factor``, both required."""
-    for name in ("low_freq_factor", "high_freq_factor"):
-        if block.get(name) is None:
-            raise _missing(f"rope_scaling.{name}")
-    low = _number(block, "low_freq_factor", 1e-6, 1e6)
-    high = _number(block, "high_freq_factor", 1e-6, 1e6)
-    if not low < high:
-        raise TextError("rope.cfg_llama3", low=f"{low:g}", high=f"{high:g}")
-    return low, high
-
-
-def _check_yarn_betas(block: dict) -> None:
-    """posenc's YaRN ramp has transformers' default ends (beta_fast 32, beta_slow 1) only."""
-    for name, default in (("beta_fast", 32.0), ("beta_slow", 1.0)):
-        if block.get(name) is not None and block[name] != default:
-            raise TextError("rope.cfg_yarn", field=markdown_code(name),
-                            value=markdown_code(json.dumps(block[name])))  # fmt: skip
-
-
-def parse_config(text: str) -> RopeModel:
-    """The RoPE settings in a pasted ``config.json``, read as transformers reads them.
-
-    Fields: ``head_dim`` (else ``hidden_size / num_attention_heads``), ``rope_theta``
-    (``rotary_emb_base``; 10000 when absent, transformers' default, listed in
-    ``assumed``), ``partial_rotary_factor`` (``rotary_pct``, or ``rotary_dim / head_dim``;
-    default 1), ``rope_scaling`` with ``rope_type`` or ``type`` and its parameters, and
-    ``max_position_embeddings``. transformers 5's ``rope_parameters`` block counts too.
-
-    Raises ``TextError`` (``rope.cfg_*``, a notice in the reader's language) for text
-    that is not one JSON object, a missing or out-of-range field, an unknown scaling
-    type, or a rotated part of the head that is odd or under 2 dimensions.
-
-    >>> m = parse_config('{"hidden_size": 2560, "num_attention_heads": 32,'
-    ...                  ' "partial_rotary_factor": 0.4, "max_position_embeddings": 2048}')
-    >>> m.head_dim, m.rotated, m.base, m.assumed
-    (80, 32, 10000.0, ('rope_theta',))
-    """
-    config = _config_object(text)
-    head_dim = _head_dim(config)
-    key = _first(config, "rope_theta", "rotary_emb_base")
-    assumed = () if key is not None else ("rope_theta",)
-    base = 10000.0 if key is None else _number(config, key, 1.0 + 1e-9, 1e12)
-    p, key = _rotary_fraction(config, head_dim)
-    key_ctx = _first(config, "max_position_embeddings", "n_positions")
-    if key_ctx is None:
-        raise _missing("max_position_embeddings")
-    max_pos = _number(config, key_ctx, 1, MAX_CONTEXT, integer=True)
-    found = _rope_scaling(config.get("rope_scaling"), max_pos)
-    scaling, factor, original = found.scaling, found.factor, found.original
-
-    rotated = head_dim if scaling == "proportional" else int(head_dim * p)
-    if rotated < 2 or rotated % 2 or head_dim % 2:
-        raise TextError("rope.cfg_rotated", field=markdown_code(key), d=head_dim, r=rotated)
-    if scaling in ("ntk", "yarn", "llama3", "linear"):
-        context = max(max_pos, round(original * factor))
-    else:
-        context = original
-    return RopeModel(
-        name="config.json", head_dim=head_dim, base=base, original_context=original,
-        context=min(context, MAX_CONTEXT), partial_rotary_factor=p, scaling=scaling,
-        factor=factor, low_freq_factor=found.low, high_freq_factor=found.high, assumed=assumed,
-    )  # fmt: skip
+# Each preset with the config posenc reads, as its cited fields give it.
+PRESETS = {
+    code: replace(model, config_json=parse_config(json.dumps(config_of(model))).config_json)
+    for code, model in PRESETS.items()
+}
 
 
 # --- what the settings do to each pair ---------------------------------------------------
 
 
-def frequencies(model: RopeModel) -> tuple[np.ndarray, np.ndarray]:
-    """``(theta, scaled)``: each rotated pair's speed as pretrained (``base^(-2j/r)``)
-    and after the model's scaling, both from ``posenc.rope_frequencies``. For p-RoPE
-    the pretrained speeds are plain RoPE's over the whole head."""
+def frequencies(
+    model: RopeModel, context: int | None = None
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(theta, scaled, attention)``: each rotated pair's speed as pretrained
+    (``base^(-2j/r)``, ``posenc.rope_frequencies``; for p-RoPE plain RoPE's over the
+    whole head), and the model's ``inv_freq`` and attention factor at the current length
+    ``context`` (default L, the context after scaling) from ``posenc.rope_from_config``."""
     d, b, p = model.head_dim, model.base, model.partial_rotary_factor
     if model.scaling == "proportional":
         theta, _ = posenc.rope_frequencies(d, b)
     else:
         theta, _ = posenc.rope_frequencies(d, b, partial_rotary_factor=p)
-    if model.scaling is None:
-        return theta, theta.copy()
-    scaled, _ = posenc.rope_frequencies(
-        d, b, scaling=model.scaling, factor=model.factor,
-        original_context=model.original_context, context=model.context,
-        low_freq_factor=model.low_freq_factor, high_freq_factor=model.high_freq_factor,
-        partial_rotary_factor=p,
+    scaled, attention = posenc.rope_from_config(model.config, context or model.context)
+    return theta, scaled, attention
+
+
+def longrope_factors(model: RopeModel) -> tuple[np.ndarray, np.ndarray, float]:
+    """LongRoPE's ``(short, long, attention)``: the factor dividing each pair's speed up
+    to L0 and past it, read back from ``posenc.rope_from_config`` as ``theta_j /
+    inv_freq_j`` at L0 and at L0 + 1, and the attention factor (the same on both sides)."""
+    theta, short, attention = frequencies(model, model.original_context)
+    _, long, _ = frequencies(model, model.original_context + 1)
+    return theta / short, theta / long, attention
+
+
+# Contexts at which the dynamic-NTK chart evaluates the model: L0 / 8 .. 64 L0.
+NTK_SPAN = (1 / 8, 64)
+NTK_POINTS = 97
+
+
+def ntk_growth(model: RopeModel, context: int) -> dict:
+    """Dynamic NTK as the sequence grows: at lengths ``lengths`` (log-spaced from L0/8 to
+    64 L0, with L0, L and ``context``), the base ``b'`` the model uses (read back from
+    ``posenc.rope_from_config``'s second pair, ``theta'_1 = b'^(-2/r)``), the slowest
+    pair's ``speed`` ``theta'_{r/2-1}`` and its wavelength ``slowest`` = ``2 pi / speed``."""
+    L0 = model.original_context
+    low, high = max(1, round(L0 * NTK_SPAN[0])), round(L0 * NTK_SPAN[1])
+    grid = np.geomspace(low, high, NTK_POINTS).round().astype(np.int64)
+    lengths = np.unique(np.concatenate([grid, [L0, model.context, context]]))
+    speeds = np.array([frequencies(model, int(n))[1] for n in lengths])
+    return dict(
+        lengths=lengths, base=speeds[:, 1] ** (-model.rotated / 2), speed=speeds[:, -1],
+        slowest=2 * np.pi / speeds[:, -1],
     )  # fmt: skip
-    return theta, scaled
 
 
 def first_under_one_turn(theta: np.ndarray, length: int) -> int | None:
@@ -366,9 +262,10 @@ def pair_view(model: RopeModel) -> dict:
     """Per rotated pair j: ``theta`` and ``scaled`` speeds, their wavelengths ``2 pi /
     theta`` (inf for a speed of 0), ``turns`` inside L0 (pretrained speeds) and
     ``turns_scaled`` inside L (scaled speeds), ``ratio`` = scaled / theta; and the
-    ``critical`` pair (first under one turn inside L0) and ``critical_scaled`` (inside L).
+    ``critical`` pair (first under one turn inside L0) and ``critical_scaled`` (inside L);
+    ``attention``, the factor on cos and sin (``posenc.rope_from_config``).
     """
-    theta, scaled = frequencies(model)
+    theta, scaled, attention = frequencies(model)
     with np.errstate(divide="ignore"):  # a pair that does not turn: wavelength inf
         wavelength, wavelength_scaled = 2 * np.pi / theta, 2 * np.pi / scaled
     L0, L = model.original_context, model.context
@@ -376,7 +273,7 @@ def pair_view(model: RopeModel) -> dict:
         theta=theta, scaled=scaled, wavelength=wavelength, wavelength_scaled=wavelength_scaled,
         turns=L0 * theta / (2 * np.pi), turns_scaled=L * scaled / (2 * np.pi),
         ratio=scaled / theta, critical=first_under_one_turn(theta, L0),
-        critical_scaled=first_under_one_turn(scaled, L),
+        critical_scaled=first_under_one_turn(scaled, L), attention=attention,
     )  # fmt: skip
 
 

@@ -67,3 +67,78 @@ def wavelength_figure(
     fig.update_xaxes(title=x_title)
     fig.update_layout(legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0))
     return style(fig, height=height)
+
+
+def factor_figure(
+    factors: Mapping[str, np.ndarray],
+    *,
+    names: Mapping[str, str],
+    active: str,
+    x_title: str,
+    y_title: str,
+    height: int = 360,
+) -> go.Figure:
+    """LongRoPE's factors per pair j (``"short"``, ``"long"``: each pair's speed is
+    theta_j divided by its factor), on a log axis; the set in use (``active``) drawn
+    solid, the other dotted."""
+    fig = go.Figure()
+    hover = f"%{{fullData.name}}<br>{x_title} = %{{x}}<br>{y_title} = %{{y:.4g}}<extra></extra>"
+    colors = {"short": METHOD_STYLE["none"][0], "long": PALETTE[4]}
+    for key, values in factors.items():
+        values = np.asarray(values, dtype=float)
+        fig.add_trace(
+            go.Scatter(
+                x=np.arange(values.size), y=values, mode="lines+markers", name=names[key],
+                line=dict(color=colors.get(key, PALETTE[1]), width=3 if key == active else 1.5,
+                          dash="solid" if key == active else "dot"),
+                marker=dict(size=5 if key == active else 3), hovertemplate=hover,
+            )
+        )  # fmt: skip
+    top = max(float(np.max(np.asarray(v, dtype=float))) for v in factors.values())
+    ticks = [v for v in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if v <= 2 * top]
+    fig.update_yaxes(type="log", title=y_title, tickvals=ticks)
+    fig.update_xaxes(title=x_title)
+    fig.update_layout(legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0))
+    return style(fig, height=height)
+
+
+def growth_figure(
+    lengths: np.ndarray,
+    base: np.ndarray,
+    speed: np.ndarray,
+    *,
+    marks: Mapping[str, float],
+    names: Mapping[str, str],
+    x_title: str,
+    height: int = 380,
+) -> go.Figure:
+    """Dynamic NTK as the sequence grows: the base b' (rising) and the slowest pair's
+    speed (falling, on a second y axis) against the length L, all log axes, with a
+    vertical line per entry of ``marks`` (label -> length)."""
+    fig = go.Figure()
+    for key, values, axis, color in (("base", base, "y", PALETTE[0]),
+                                     ("speed", speed, "y2", PALETTE[4])):  # fmt: skip
+        fig.add_trace(
+            go.Scatter(
+                x=lengths, y=values, mode="lines", name=names[key], yaxis=axis,
+                line=dict(color=color, width=2, dash="solid" if axis == "y" else "dash"),
+                hovertemplate=f"L = %{{x:,}}<br>{names[key]} = %{{y:.4g}}<extra></extra>",
+            )
+        )  # fmt: skip
+    low, high = float(np.min(base)), float(np.max(base))
+    for k, (label, value) in enumerate(marks.items()):
+        fig.add_trace(
+            go.Scatter(
+                x=[value, value], y=[low, high], mode="lines", name=label, hoverinfo="skip",
+                line=dict(color="#555" if k == 0 else PALETTE[1], width=1.5,
+                          dash="dash" if k == 0 else "solid"),
+            )
+        )  # fmt: skip
+    fig.update_xaxes(type="log", title=x_title, exponentformat="power", dtick=1)
+    fig.update_yaxes(type="log", title=names["base"], exponentformat="power", dtick=1)
+    fig.update_layout(
+        yaxis2=dict(type="log", overlaying="y", side="right", title=names["speed"],
+                    exponentformat="power", showgrid=False, dtick=1),
+        legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
+    )  # fmt: skip
+    return style(fig, height=height)

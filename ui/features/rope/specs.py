@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from posenc import SCALINGS
-from ui.features.rope.data_models import MAX_CONFIG_CHARS, PRESETS
+from ui.features.rope.data_models import MAX_CONFIG_CHARS, MAX_CONTEXT, PRESETS
 from ui.plain.params import BoolParam, ChoiceParam, FloatParam, IntParam, TextParam, tab_param
 
 # Sidebar: the model and the content.
@@ -68,6 +68,8 @@ class ConfigParam(TextParam):
 
 
 CONFIG = ConfigParam("rope_config", "", max_chars=MAX_CONFIG_CHARS, label="rope.config")
+# The current length L, for a model whose speeds depend on it (dynamic NTK, LongRoPE).
+MODEL_LEN = IntParam("rope_models_len", 1, MAX_CONTEXT, 4096, label="rope.models_len")
 
 # Tabs run lazily; the open tab is kept in the URL under its (translated) label.
 TAB_NAMES = ("scores", "pair", "decay", "compare", "layouts", "extension", "models")
@@ -95,5 +97,6 @@ SPECS = (
     ORIGINAL,
     MODEL,
     CONFIG,
+    MODEL_LEN,
     TAB,
 )

@@ -1,9 +1,12 @@
 """The RoPE page's "Real models" tab: a released model's RoPE settings (or a pasted
 ``config.json``), and what they mean for each rotary pair: wavelength, turns inside the
 training context, the first pair under one turn, and what the model's scaling does.
-Numbers from ``ui.features.rope.data_models`` (``posenc.rope_frequencies``)."""
+Numbers from ``ui.features.rope.data_models`` (``posenc.rope_frequencies`` for the
+pretrained speeds, ``posenc.rope_from_config`` for the model's own)."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pandas as pd
@@ -16,6 +19,10 @@ from ui.plain.safe_text import markdown_code
 from ui.plain.tables import markdown_table
 from ui.shared import controls, export, figure_cache
 from ui.shared.i18n import say, t
+from ui.shared.menu import ROOT
+
+# The multi-axis RoPE page (images and video); linked from an M-RoPE model when it exists.
+MROPE_PAGE = "pages/7_Multi_axis_RoPE.py"
 
 figs = figure_cache.builders(figures_models)  # built once for all sessions (#23)
 
@@ -83,9 +90,14 @@ def _value(name: str, value) -> str:
     """A cited config value as shown in the notes (a scaling type by its method's name)."""
     if isinstance(value, dict):
         return "{" + ", ".join(f"`{k}` {_value(k, v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list) and len(value) > 4:  # LongRoPE's factors: the first ones
+        shown = ", ".join(f"{v:.4g}" for v in value[:3])
+        return t("rope.models_list", first=shown, count=len(value))
     if name in ("rope_type", "type"):
         return method_label(mp.SCALING_TYPES.get(value))
-    return "null" if value is None else f"{value}"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return f"{value}"
 
 
 def source_lines() -> str:
@@ -166,9 +178,94 @@ def tab() -> None:
         rest = model.head_dim - model.rotated
         st.caption(t("rope.models_partial", r=model.rotated, d=model.head_dim, rest=rest))
     st.markdown(summary(view, model))
+    attention_caption(view, model)
+    if model.mrope_section:
+        mrope_notice(model)
+    if model.scaling == "longrope":
+        longrope_section(model)
+    elif model.scaling == "ntk":
+        ntk_section(model)
     with controls.notes():
         st.markdown(t("rope.models_notes"))
         st.markdown(t("rope.models_caveats"))
         st.markdown(t("rope.models_sources"))
         st.markdown(source_lines())
     export.offer("rope_models", fig, matrix=mp.table(view))
+
+
+def attention_caption(view: dict, m: mp.RopeModel) -> None:
+    """The attention factor a (transformers multiplies cos and sin by it)."""
+    a = view["attention"]
+    if m.scaling is None and a == 1.0:
+        return
+    st.caption(t("rope.models_attention", a=f"{a:.5g}", a2=f"{a * a:.5g}"))
+    config = m.config.get("rope_scaling") or {}
+    if m.scaling == "yarn" and config.get("mscale") and config.get("mscale_all_dim"):
+        st.caption(t("rope.models_mscale"))
+    if m.scaling == "yarn" and config.get("truncate") is False:
+        st.caption(t("rope.models_truncate"))
+
+
+def mrope_notice(m: mp.RopeModel) -> None:
+    """An M-RoPE model: its sections named, and the multi-axis page when it exists."""
+    sections = t("rope.models_sections_sep").join(str(n) for n in m.mrope_section)
+    layout = t(
+        "rope.models_mrope_interleaved" if m.mrope_interleaved else "rope.models_mrope_chunked"
+    )
+    st.info(
+        t("rope.models_mrope", pairs=m.rotated // 2, sections=sections, layout=layout),
+        icon=":material/view_in_ar:",
+    )
+    if (ROOT / MROPE_PAGE).exists():
+        st.page_link(MROPE_PAGE, label=t("rope.models_mrope_link"), icon=":material/grid_on:")
+
+
+def current_length(m: mp.RopeModel) -> int:
+    """The current length L (a number box): the speeds of dynamic NTK and LongRoPE
+    depend on it."""
+    help_text = t("rope.models_len_help", orig=f"{m.original_context:,}")
+    box = st.columns([1, 2])[0] if not controls.stacked() else st
+    return controls.number(sp.MODEL_LEN, t("rope.models_len"), help_text, container=box)
+
+
+def longrope_section(m: mp.RopeModel) -> None:
+    """LongRoPE: the short and long factor per pair, the switch at L0, the attention factor."""
+    st.subheader(t("rope.models_longrope"))
+    length = current_length(m)
+    short, long, attention = mp.longrope_factors(m)
+    active = "long" if length > m.original_context else "short"
+    names = {key: t(f"rope.models_factor_{key}") for key in ("short", "long")}
+    fig = figs.factor_figure(
+        {"short": short, "long": long}, names=names, active=active,
+        x_title=t("rope.pair_index"), y_title=t("rope.models_factor"),
+        height=controls.chart_height(360),
+    )  # fmt: skip
+    controls.plot(fig, "rope_models_factors")
+    L0 = f"{m.original_context:,}"
+    changed = int(np.sum(short != long))
+    st.caption(t(f"rope.models_longrope_{active}", length=f"{length:,}", orig=L0))
+    st.caption(
+        t("rope.models_longrope_switch", orig=L0, changed=changed, pairs=short.size,
+          a=f"{attention:.5g}")
+    )  # fmt: skip
+
+
+def ntk_section(m: mp.RopeModel) -> None:
+    """Dynamic NTK: the base and the slowest pair's wavelength as the length L grows."""
+    st.subheader(t("rope.models_ntk"))
+    length = current_length(m)
+    growth = mp.ntk_growth(m, length)
+    names = {"base": t("rope.models_ntk_base"), "speed": t("rope.models_ntk_slowest")}
+    marks = {t("rope.models_l0", orig=f"{m.original_context:,}"): m.original_context,
+             t("rope.models_ntk_now", length=f"{length:,}"): length}  # fmt: skip
+    fig = figs.growth_figure(
+        growth["lengths"], growth["base"], growth["speed"], marks=marks, names=names,
+        x_title=t("rope.models_len"), height=controls.chart_height(380),
+    )  # fmt: skip
+    controls.plot(fig, "rope_models_ntk")
+    at = int(np.flatnonzero(growth["lengths"] == length)[0])
+    st.caption(
+        t("rope.models_ntk_caption", length=f"{length:,}", orig=f"{m.original_context:,}",
+          base=f"{growth['base'][at]:,.0f}", b=f"{m.base:,.0f}",
+          wave=positions(growth["slowest"][at]))
+    )  # fmt: skip
