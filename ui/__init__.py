@@ -1,19 +1,14 @@
-"""Shared UI layer: controls bound to the URL, the menu, texts in two languages, figures.
+"""Everything the pages show, one folder per page (CONTRIBUTING.md, "Shape of the house").
 
-Data flows one way: ``pages/*.py`` and ``app.py`` -> ``ui`` -> ``posenc``; nothing imports
-a page. Inside ``ui`` each module has one job (the table in CONTRIBUTING.md):
+Data flows one way: ``app.py`` and ``pages/*.py`` -> ``ui.features.<page>`` ->
+``ui.shared`` (Streamlit machinery) -> ``ui.plain`` (no Streamlit) -> ``posenc``; no page
+folder imports another (import-linter contracts in pyproject.toml, run and planted by
+tests/house/test_layers.py). In a page folder: ``page.py`` draws it, ``specs.py`` holds
+its URL-bound controls, ``data.py`` its cached computations, ``figures.py`` its figure
+builders (arrays and words in, ``go.Figure`` out: no Streamlit, posenc or pandas),
+``texts_en.py`` / ``texts_zh.py`` its words.
 
-- ``ui.figures``: builders that take arrays and return Plotly figures; no Streamlit, no
-  ``posenc``, no pandas (import-linter contract in pyproject.toml, run by
-  tests/test_layers.py), so they are tested without a server.
-- ``ui/*_data.py``: cached computations around ``posenc`` (``st.cache_data``); no
-  captions, callbacks or translated tables.
-- display: ``controls`` (the facade over ``url_state``, ``widgets``, ``layout``,
-  ``latex_rows``, ``lazy_tabs``), a page's tab and ``*_view`` modules, ``menu``,
-  ``notices``: Streamlit widgets, captions and tables; texts come from ``ui.shared.i18n.t``.
-- shared pieces without a page (``pe_table``, ``columns``, ``tokens``, ``tables``), the
-  control specs (``params``, ``ui.specs``) and the escaping of visitor text (``safe_text``).
-- ``ui.plain.texts``: one read-only catalogue per language, shared by every session.
+This package's import sets the process-wide limits every session shares (below).
 """
 
 import numpy  # noqa: F401  (loads the BLAS library the limit below applies to)

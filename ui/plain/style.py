@@ -29,7 +29,7 @@ def _house_template() -> go.layout.Template:
     return go.layout.Template(layout=layout, data=data)
 
 
-# Trace types of the app's figures (tests/test_figures_common.py checks the list).
+# Trace types of the app's figures (tests/shared/test_figures_common.py checks the list).
 TRACE_TYPES = ("heatmap", "scatter", "scatter3d")
 HOUSE = _house_template()
 

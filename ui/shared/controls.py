@@ -11,7 +11,7 @@ call, so none of them needs to know where a function lives:
 - ``ui.shared.lazy_tabs``: tabs kept in the URL, only the open one computed (``run_open_tab``).
 
 None of those imports this module (a contract in pyproject.toml, run by
-tests/test_layers.py).
+tests/house/test_layers.py).
 """
 
 from __future__ import annotations

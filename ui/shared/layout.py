@@ -163,5 +163,5 @@ def plot(fig, key: str, where=st, *, on_select=None):
 def notes():
     """A tab's collapsed "Notes" (``with controls.notes(): ...``): corrections of the
     sources, float and framework details, longer derivations. What a tab shows open
-    is its chart and two short lines (``tests/test_word_budget.py`` counts them)."""
+    is its chart and two short lines (``tests/sweeps/test_word_budget.py`` counts them)."""
     return st.expander(t("common.notes"), icon=":material/notes:")

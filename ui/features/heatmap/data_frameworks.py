@@ -2,7 +2,7 @@
 """The code each row of the Heatmap page's Frameworks table reproduces: the listings of
 the seeds and of the peers' own tutorials, as they were written (``n = 10000`` fixed).
 
-``tests/test_framework_code.py`` runs the numpy listings against ``posenc`` and checks
+``tests/features/heatmap/test_framework_code.py`` runs the numpy listings against ``posenc`` and checks
 the torch ones statement by statement against ``tests/peers/make_peer_values.py``, the
 code the peer values were computed with.
 """
