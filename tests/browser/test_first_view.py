@@ -148,9 +148,9 @@ def _first_chart(at) -> dict:
     return figures(at)[0]
 
 
-# The five explorer pages (the story page has no lead to fold; home keeps its intro).
+# The explorer pages with a lead (the story page has no lead to fold; home keeps its intro).
 EXPLORERS = [
-    Path(p.path).name for p in menu.PAGES if p.path.startswith("pages/") and p.path[6] in "12345"
+    Path(p.path).name for p in menu.PAGES if p.path.startswith("pages/") and p.path[6] in "123457"
 ]
 
 

@@ -107,3 +107,32 @@ def test_on_a_phone_two_taps_on_a_circle_position_set_p(server, browser):
         assert not page.locator("[data-testid=stException]").count()
     finally:
         context.close()
+
+
+def test_clicking_a_token_of_a_score_map_makes_it_the_query(server, page):
+    page.goto(f"{server.url}/Multi_axis_RoPE?mrope_tab=picture")
+    wait_for_app(page)
+    page.wait_for_selector(".js-plotly-plot .nsewdrag")
+    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+    # The third map (M-RoPE interleaved) of 12 x 16 tokens: row 2, column 8 is token 40.
+    box = page.evaluate(
+        """() => {
+            const r = document.querySelectorAll('.js-plotly-plot .nsewdrag')[2]
+                .getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height};
+        }"""
+    )
+    x = box["x"] + (8 + 0.5) * box["width"] / 16
+    y = box["y"] + (2 + 0.5) * box["height"] / 12
+    page.mouse.move(x, y)
+    page.wait_for_timeout(300)  # hover first: Plotly selects the hovered point on click
+    page.mouse.click(x, y)
+    page.wait_for_function("() => location.search.includes('mrope_query=40')", timeout=30_000)
+    wait_for_app(page)
+    star = (
+        "() => { const d = document.querySelector('.js-plotly-plot')?._fullData"
+        "?.find(t => t.marker?.symbol === 'star'); return d && d.x[0] === 8 && d.y[0] === 2; }"
+    )
+    page.wait_for_function(star, timeout=30_000)
+    assert not page.locator("[data-testid=stException]").count()
+    assert not real_errors(page), real_errors(page)

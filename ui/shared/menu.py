@@ -44,6 +44,7 @@ ALL_PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/4_Rotation.py", "menu.rotation", ":material/rotate_right:", "rotation"),
     PageEntry("pages/5_RoPE.py", "menu.rope", ":material/360:", "rope"),
     PageEntry("pages/6_Schemes_compared.py", "menu.schemes", ":material/compare:", "schemes"),
+    PageEntry("pages/7_Multi_axis_RoPE.py", "mrope.menu", ":material/view_in_ar:", "mrope"),
 )
 PAGES = tuple(page for page in ALL_PAGES if (ROOT / page.path).exists())
 
