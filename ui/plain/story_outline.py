@@ -3,5 +3,5 @@
 
 STEPS = (
     "order", "naive", "binary", "smooth", "clock", "table",
-    "shift", "dot", "weights", "rope", "decay", "extend",
+    "shift", "dot", "weights", "rope", "decay", "extend", "pictures",
 )  # fmt: skip

@@ -96,7 +96,7 @@ def test_the_buttons_answer_the_arrow_keys():
     assert at.button(key="story_back").proto.shortcut == "left"
 
 
-@pytest.mark.parametrize("raw", ["0", "13", "abc", "2.5", "9" * 400])
+@pytest.mark.parametrize("raw", ["0", "14", "abc", "2.5", "9" * 400])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.slow  # a sweep: hostile step values in both languages
 def test_a_bad_step_gives_a_notice_and_the_first_step(raw, lang):
@@ -126,6 +126,7 @@ CARRIED_SETTINGS = {
     "rope": {"story_rope_k": ("6", "rope_m", "9")},
     "decay": {"story_decay_d": ("128", "rope_head_dim", "128")},
     "extend": {"story_factor": ("8", "rope_factor", "8")},
+    "pictures": {"story_picture_w": ("8", "mrope_w", "16")},  # tokens -> patches
 }
 
 
@@ -376,6 +377,40 @@ def test_the_ntk_curve_is_not_called_dynamic(lang):
     assert len(ntk) == 1 and not re.search(r"dynamic|动态", ntk[0], re.IGNORECASE), names
 
 
+def direct_picture_scores(width: int) -> dict[str, np.ndarray]:
+    """Step 13 from the definitions: pair j = (q_j, q_{j+64}) turned by its angle."""
+    d, base = data.PICTURE_D, data.PICTURE_BASE
+    q = np.random.default_rng([0, 0]).standard_normal(d)
+    theta = base ** (-2 * np.arange(d // 2) / d)
+    height = (np.arange(d // 2) % 3 == 1) & (np.arange(d // 2) < 60)  # Qwen3-VL's rows
+
+    def score(angles):  # <R(a) q, q> / |q|^2: each pair keeps its length, turns by a
+        a, b = q[: d // 2], q[d // 2 :]
+        return float(((a * a + b * b) * np.cos(angles)).sum() / (q @ q))
+
+    rows = np.arange(data.PICTURE_ROWS + 1)
+    return {
+        "raster": np.array([score(r * width * theta) for r in rows]),
+        "mrope": np.array([score(r * height * theta) for r in rows]),
+    }
+
+
+@pytest.mark.parametrize("width", [2, 16, 32])
+def test_a_row_below_is_w_positions_row_by_row_and_one_step_per_axis(width):
+    found, expected = data.picture_scores(width), direct_picture_scores(width)
+    for name in ("raster", "mrope"):
+        np.testing.assert_allclose(found[name], expected[name], atol=1e-12)
+    assert found["mrope"][1] > found["raster"][1]
+
+
+def test_pictures_sentence_quotes_the_scores_one_row_below():
+    scores = direct_picture_scores(16)
+    shown = lead(open_step(13))
+    assert "16 tokens wide puts" in shown and "16 positions away" in shown
+    assert f"scores {scores['raster'][1]:.3f} of" in shown
+    assert f"{scores['mrope'][1]:.3f} with a position per axis" in shown
+
+
 # ---------------------------------------------------------- presenter mode and phones
 
 
@@ -412,7 +447,7 @@ def test_a_phone_stacks_the_two_panels_and_moves_legends_off_the_top(monkeypatch
 
 @pytest.mark.slow  # a sweep: every step's text
 def test_no_step_shows_a_url_key_or_more_than_60_words_in_its_lines():
-    from test_word_budget import words
+    from sweeps.test_word_budget import words
 
     for lang in ("en", "zh"):
         for n in STEP_NUMBERS:

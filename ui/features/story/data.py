@@ -234,3 +234,32 @@ def speed_ratios(factor: float) -> dict[str, np.ndarray]:
             )  # fmt: skip
         out[method] = scaled / theta
     return out
+
+
+# Step 13: a picture read row by row (1-D RoPE) or with a position per axis (M-RoPE,
+# Qwen3-VL's head size, base and interleaved sections).
+PICTURE_D, PICTURE_BASE, PICTURE_SECTION = 128, 5_000_000.0, (24, 20, 20)
+PICTURE_ROWS = 12  # rows below the query drawn
+
+
+def picture_scores(width: int) -> dict[str, np.ndarray]:
+    """The score of a token with the same vector r = 0 .. ``PICTURE_ROWS`` rows below it
+    in a ``width``-token-wide image, over its score with itself: "raster" with 1-D RoPE
+    over the row-by-row order (r rows are r * width positions), "mrope" with M-RoPE
+    (r rows are r steps on the height axis only). q is one seeded random vector."""
+    q = np.random.default_rng([0, 0]).standard_normal(PICTURE_D)
+    rows = np.arange(PICTURE_ROWS + 1)
+    raster = posenc.rope(np.tile(q, (rows.size, 1)), rows * width, PICTURE_BASE, layout="split")
+    ids = posenc.mrope_position_ids([("image", (1, 2 * rows.size, 2 * width))])
+    column = ids[:, rows * width]  # the query's column: tokens (y, 0)
+    cos, sin = posenc.mrope_cos_sin(
+        column, PICTURE_D, PICTURE_BASE, PICTURE_SECTION, interleaved=True
+    )
+    half = PICTURE_D // 2
+    turned = np.concatenate([-q[half:], q[:half]])
+    mrope = q * cos + turned * sin
+    self_score = float(q @ q)
+    return {
+        "raster": raster @ raster[0] / self_score,
+        "mrope": mrope @ mrope[0] / self_score,
+    }

@@ -37,7 +37,9 @@ ROPE_K = IntParam("story_rope_k", 0, 30, 4, label="story.rope_k")
 DECAY_D = IntParam("story_decay_d", 8, 256, 64, step=8, label="story.decay_d")
 # 12 context extension: the factor s.
 FACTOR = FloatParam("story_factor", 1.0, 32.0, 4.0, step=0.5, label="story.factor")
+# 13 pictures: the image's width in tokens (the neighbour below is this far, row by row).
+PICTURE_W = IntParam("story_picture_w", 2, 32, 16, label="story.picture_w")
 
 CONTROLS = (ORDER_PE, NAIVE_LEN, BITS, BIT, CLOCK_P, TABLE_D, SHIFT_K, DOT_P, W_K, W_SEED)
-CONTROLS += (ROPE_K, DECAY_D, FACTOR)
+CONTROLS += (ROPE_K, DECAY_D, FACTOR, PICTURE_W)
 SPECS = (STEP, *CONTROLS)

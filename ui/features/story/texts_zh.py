@@ -143,4 +143,16 @@ TEXTS = {
     "story.method_ntk": "NTK",
     "story.method_yarn": "YaRN",
     "story.extend_notes": "注意力头维度 64，底数 10000。这里的 NTK 是 NTK-aware 的底数 b·s^(d/(d−2))；Hugging Face 的动态形式在因子为 s、上下文为 s·L₀ 时把底数增得更大（见 RoPE 页面）。YaRN 中的 γⱼ 对快的维度对为 1，对慢的为 0，中间逐渐上升；YaRN 还会缩放注意力分数（图中未画出）。RoPE 页面比较了各方法给出的分数。",
+    # 13 pictures
+    "story.pictures_title": "图像有行也有列",
+    "story.pictures_lead": "把一张宽 {w} 个词元的图像像文本那样逐行读取：一个词元正下方的词元相距 {w} 个位置，和同一行中往后数第 {w} 个词元一样远。",
+    "story.pictures_below": "查询向量和键向量取同一个向量时，逐行排列下，下一行的词元得分是与自身得分的 {raster}；每个轴各有一个位置时为 {mrope}。",
+    "story.picture_w": "图像宽度 w（词元数）",
+    "story.picture_w_help": "图像一行有多少个词元，2 到 32。",
+    "story.pictures_raster": "一维 RoPE，逐行排列",
+    "story.pictures_mrope": "M-RoPE：每个轴一个位置",
+    "story.pictures_x": "查询下方的行数",
+    "story.pictures_y": "分数 / 与自身的分数",
+    "story.pictures_hover": "下方 %{x} 行<br>相对分数 = %{y:.3f}",
+    "story.pictures_notes": "注意力头维度 128、底数 5 000 000，以及 Qwen3-VL 的交错分段 [24, 20, 20]；q 是一个随机向量（随机种子 0），查询向量和键向量相同。逐行排列时，下方的词元在 w 个位置之后，RoPE 中转得快的维度对早已错开；M-RoPE 只让它在高度轴上前进一步。多轴 RoPE 页面展示各轴的位置、每个轴转动哪些维度对，以及整张图像上的分数。",
 }

@@ -432,8 +432,31 @@ def extend(lead) -> Deeper:
     return Deeper("rope", "rope_tab", "extension", params | {"rope_orig": str(data.EXT_ORIGINAL)})
 
 
+def pictures(lead) -> Deeper:
+    w = int(_slider(specs.PICTURE_W, "picture_w"))
+    scores = data.picture_scores(w)
+    _two(
+        lead,
+        t("story.pictures_lead", w=w),
+        t("story.pictures_below", raster=f"{scores['raster'][1]:.3f}",
+          mrope=f"{scores['mrope'][1]:.3f}"),
+    )  # fmt: skip
+    lines = [
+        (t("story.pictures_raster"), scores["raster"], figs.RED, "dash"),
+        (t("story.pictures_mrope"), scores["mrope"], figs.BLUE, "solid"),
+    ]
+    fig = figs.lines_figure(
+        np.arange(data.PICTURE_ROWS + 1), lines, x_title=t("story.pictures_x"),
+        y_title=t("story.pictures_y"), hover=t("story.pictures_hover"),
+        height=controls.chart_height(320),
+    )  # fmt: skip
+    _plot(fig, "pictures")
+    st.latex(r"P = y\,w + x\quad (1\text{-D}),\qquad P = (t,\ y,\ x)\quad (\mathrm{M\text{-}RoPE})")
+    return Deeper("mrope", "mrope_tab", "picture", {"mrope_w": str(2 * w)})
+
+
 VIEWS: dict[str, Callable[..., Deeper]] = {
     "order": order, "naive": naive, "binary": binary, "smooth": smooth, "clock": clock,
     "table": table, "shift": shift, "dot": dot, "weights": weights, "rope": rope,
-    "decay": decay, "extend": extend,
+    "decay": decay, "extend": extend, "pictures": pictures,
 }  # fmt: skip
