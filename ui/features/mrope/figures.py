@@ -154,7 +154,10 @@ def score_maps(
         fig.update_yaxes(
             range=[rows - 0.5, -0.5], scaleanchor=f"x{axis}", constrain="domain", **where
         )
-        fig.update_xaxes(range=[-0.5, cols - 0.5], constrain="domain", title=x_title, **where)
+        # Stacked, the next panel's title sits close under this one's ticks: the column
+        # title only under the last panel.
+        x_label = x_title if not stacked or k == n else None
+        fig.update_xaxes(range=[-0.5, cols - 0.5], constrain="domain", title=x_label, **where)
         if k == 1 or stacked:
             fig.update_yaxes(title=y_title, **where)
     bar = dict(thickness=12, title=dict(text="S"))
