@@ -359,7 +359,9 @@ def test_specs_have_unique_page_prefixed_keys():
         keys = [s.key for s in all_specs(entry)]
         assert len(keys) == len(set(keys)), entry.name
         for spec in specs_of(entry):
-            prefixed = spec.key.startswith(("hm_", "wl_", "bin_", "rot_", "rope_", "story_", "sc_"))
+            prefixed = spec.key.startswith(
+                ("hm_", "wl_", "bin_", "rot_", "rope_", "story_", "sc_", "mrope_")
+            )
             assert prefixed or (entry.name, spec.key) == ("story", "step"), spec.key
 
 

@@ -26,8 +26,8 @@ TEXTS = {
     "mrope.axis_width": "宽度",
     "mrope.resume_mark": "文本从 {p} 继续",
     "mrope.overlap_mark": "时间 ≥ {p}",
-    "mrope.positions_notice": "图像之后的文本从位置 {resume} = {start} + max({rows}, {cols}) 开始：图像让位置前进的是它较长一边的词元数，而不是它的 {tokens} 个词元。",
-    "mrope.overlap_notice": "共 {t} 帧而较长一边只有 {side} 个词元时，图像的时间位置一直到 {last}，超过了文本继续的位置 {resume}：在时间轴上，有 {overlap} 个图像词元（叉号）落在其后文本的位置上或之后。",
+    "mrope.positions_notice": "图像之后的文本从位置 {resume} = {start} + max({rows}, {cols}) 开始：图像只让位置前进其较长一边的词元数，而不是它的全部 {tokens} 个词元。",
+    "mrope.overlap_notice": "共 {t} 帧、较长一边只有 {side} 个词元时，图像的时间位置一直到 {last}，超过了后面文本开始的位置 {resume}：在时间轴上，有 {overlap} 个图像词元（叉号）落在后面文本的位置上或其后。",
     "mrope.positions_sampled": "图中每 {step} 个词元画一个，共 {n} 个词元。",
     "mrope.positions_notes": "文本词元在三个轴上取同一个数，每个词元加一，所以纯文本就是普通的 RoPE。图像中第 k 帧、词元网格第 y 行第 x 列的词元位于 (p + k, p + y, p + x)，p 是下一个空闲位置。这就是 transformers 中 Qwen2-VL、Qwen2.5-VL、Qwen3-VL 的 `get_rope_index`（Qwen2.5-VL 还可以按帧率拉开视频各帧的间隔，此处未画出）。",
     # Tab "pairs".
@@ -35,7 +35,7 @@ TEXTS = {
     "mrope.wavelength": "波长 2π/θⱼ（位置数）",
     "mrope.layout_chunked": "分段：Qwen2-VL、Qwen2.5-VL（分段 16, 24, 24）",
     "mrope.layout_interleaved": "交错：Qwen3-VL（分段 24, 20, 20）",
-    "mrope.pairs_notice_chunked": "分段排布中，时间轴转动第 {t0}–{t1} 对，即最快的维度对（波长 {fast} 到 {slow} 个位置）；宽度轴得到第 {w0}–{w1} 对，即最慢的：跨过 {cols} 列最多只转 {deg}°。",
+    "mrope.pairs_notice_chunked": "分段排布中，时间轴转动第 {t0}–{t1} 对，即最快的几对（波长 {fast} 到 {slow} 个位置）；宽度轴得到第 {w0}–{w1} 对，即最慢的几对：跨过 {cols} 列最多只转 {deg}°。",
     "mrope.pairs_notice_interleaved": "交错排布中，每个轴每隔两对取一对，所以宽度轴最快的维度对波长为 {inter} 个位置，而分段排布中为 {chunk}。",
     "mrope.pairs_notes": "注意力头维度 d = 128，共 64 个维度对，θⱼ = b^(−2j/d)。分段（`mrope_section` [16, 24, 24]）：前 16 对跟随时间，接下来 24 对跟随高度，最后 24 对跟随宽度。交错（Qwen3-VL，[24, 20, 20]）：第 1, 4, 7, … 对跟随高度，第 2, 5, 8, … 对跟随宽度，直到 3 × 20 = 60；其余跟随时间。两张图中的颜色、标记和名称一致。",
     # Tab "picture".
@@ -59,6 +59,6 @@ TEXTS = {
     "mrope.content_caption_same": "四张图中 q 和 k 是同一个随机向量（由随机种子决定）；不同的只是位置转动它们的方式。",
     "mrope.query_at": "查询位于第一帧 {rows} × {cols} 个词元中的第 {row} 行、第 {col} 列。",
     "mrope.pick": "在任意一张图中点击一个词元，即可把它设为查询（星号）。",
-    "mrope.picture_notice": "沿查询所在的行，分段 M-RoPE 的分数变化幅度为 {chunked}，交错排布为 {interleaved}；一维 RoPE 让查询正下方的词元相距 {cols} 个位置。",
+    "mrope.picture_notice": "沿查询所在的行，分数的变化幅度在分段 M-RoPE 下为 {chunked}，在交错排布下为 {interleaved}；一维 RoPE 下，查询正下方的词元与它相距 {cols} 个位置。",
     "mrope.picture_notes": "四张图都是 S = ⟨qₘ, kₙ⟩/√d，d = 128，底数取侧边栏的值。一维 RoPE：词元的位置是逐行计数的序号 y·w′ + x，好像图像是一段文本。M-RoPE：真实模型的分段，只看一帧，所以每个词元的时间相同，时间轴的维度对只贡献一个常数。二维轴向 RoPE 与 Qwen2-VL 的视觉编码器相同：第 0–31 对随行转动，第 32–63 对随列转动，每一半都用 64 维 RoPE 的频率 b^(−2i/64)。",
 }
