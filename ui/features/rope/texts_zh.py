@@ -199,7 +199,7 @@ TEXTS = {
     "rope.models_mscale": "同时设置了 `mscale` 和 `mscale_all_dim` 时（DeepSeek），a = m(s, `mscale`) / m(s, `mscale_all_dim`)，其中 m(s, k) = 0.1·k·ln s + 1；DeepSeek 的注意力另外把 softmax 缩放系数乘以 m(s, `mscale_all_dim`)²，这一步不在 RoPE 里。",
     "rope.models_mrope": "M-RoPE（{layout}）：{pairs} 个维度对分成时间、高度、宽度三段，分别有 {sections} 个。文本词元在三个轴上的位置相同，所以图中显示的是三轴共用的角频率。",
     "rope.models_mrope_chunked": "分块排列",
-    "rope.models_mrope_interleaved": "交错排列",
+    "rope.models_mrope_interleaved": "交错排布",
     "rope.models_mrope_link": "多轴 RoPE：图像和视频的三个位置轴",
     "rope.models_len": "当前长度 L（词元数）",
     "rope.models_len_help": "序列目前有多少个词元。动态 NTK 和 LongRoPE 按它计算角频率；超过 L₀ = {orig} 后 LongRoPE 换用另一组因子。",
