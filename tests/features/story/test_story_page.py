@@ -406,9 +406,9 @@ def test_a_row_below_is_w_positions_row_by_row_and_one_step_per_axis(width):
 def test_pictures_sentence_quotes_the_scores_one_row_below():
     scores = direct_picture_scores(16)
     shown = lead(open_step(13))
-    assert "16 tokens wide puts" in shown and "16 positions away" in shown
-    assert f"scores {scores['raster'][1]:.3f} of" in shown
-    assert f"{scores['mrope'][1]:.3f} with a position per axis" in shown
+    assert "16 tokens wide puts" in shown and "directly below 16 positions on" in shown
+    assert f"keeps {scores['raster'][1]:.3f} of its self-score read row by row" in shown
+    assert f"and {scores['mrope'][1]:.3f} with one position per axis" in shown
 
 
 # ---------------------------------------------------------- presenter mode and phones

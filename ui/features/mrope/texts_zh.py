@@ -29,7 +29,7 @@ TEXTS = {
     "mrope.positions_notice": "图像之后的文本从位置 {resume} = {start} + max({rows}, {cols}) 开始：图像只让位置前进其较长一边的词元数，而不是它的全部 {tokens} 个词元。",
     "mrope.overlap_notice": "共 {t} 帧、较长一边只有 {side} 个词元时，图像的时间位置一直到 {last}，超过了后面文本开始的位置 {resume}：在时间轴上，有 {overlap} 个图像词元（叉号）落在后面文本的位置上或其后。",
     "mrope.positions_sampled": "图中每 {step} 个词元画一个，共 {n} 个词元。",
-    "mrope.positions_notes": "文本词元在三个轴上取同一个数，每个词元加一，所以纯文本就是普通的 RoPE。图像中第 k 帧、词元网格第 y 行第 x 列的词元位于 (p + k, p + y, p + x)，p 是下一个空闲位置。这就是 transformers 中 Qwen2-VL、Qwen2.5-VL、Qwen3-VL 的 `get_rope_index`（Qwen2.5-VL 还可以按帧率拉开视频各帧的间隔，此处未画出）。",
+    "mrope.positions_notes": "文本词元在三个轴上取同一个数，每个词元加一，所以纯文本就是普通的 RoPE。图像中第 k 帧、词元网格第 y 行第 x 列的词元位于 (p + k, p + y, p + x)，p 是下一个空闲位置。这就是 transformers 5 中 Qwen2-VL、Qwen2.5-VL、Qwen3-VL 的 `get_rope_index`；更早的 transformers 与 vLLM 会让文本从最后一帧的时间位置之后继续，因此文本不会与视频重叠。Qwen3-VL 把视频每一帧单独作为 t = 1 的块并插入文字时间戳（Qwen2.5-VL 还可以按帧率拉开视频各帧的间隔，此处未画出）。",
     # Tab "pairs".
     "mrope.pair": "维度对 j",
     "mrope.wavelength": "波长 2π/θⱼ（位置数）",
@@ -50,7 +50,7 @@ TEXTS = {
     "mrope.method_raster": "一维 RoPE，逐行排列",
     "mrope.method_chunked": "M-RoPE 分段",
     "mrope.method_interleaved": "M-RoPE 交错",
-    "mrope.method_axial": "二维轴向 RoPE（ViT）",
+    "mrope.method_axial": "二维 RoPE（视觉编码器）",
     "mrope.column": "列 x",
     "mrope.row": "行 y",
     "mrope.query_star": "查询",

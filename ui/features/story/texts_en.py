@@ -145,8 +145,8 @@ TEXTS = {
     "story.extend_notes": "Head size 64, base 10000. NTK here is the NTK-aware base b·s^(d/(d−2)); Hugging Face's dynamic form with factor s raises the base further at context s·L₀ (the RoPE page shows it). In YaRN, γⱼ is 1 for the fast pairs, 0 for the slow ones and climbs in between; it also scales the attention logits (not drawn). The RoPE page compares the scores each method gives.",
     # 13 pictures
     "story.pictures_title": "Pictures have rows and columns",
-    "story.pictures_lead": "Read like text, row by row, an image {w} tokens wide puts the token just below a token {w} positions away, as far as the token {w} places along its row.",
-    "story.pictures_below": "With one vector as query and key, one row below scores {raster} of its score with itself row by row, {mrope} with a position per axis.",
+    "story.pictures_lead": "Read row by row like text, an image {w} tokens wide puts the token directly below {w} positions on: as far as the token {w} places further along the same row.",
+    "story.pictures_below": "With the same vector as query and key, the token directly below keeps {raster} of its self-score read row by row, and {mrope} with one position per axis.",
     "story.picture_w": "Image width w (tokens)",
     "story.picture_w_help": "How many tokens one row of the image holds, 2 to 32.",
     "story.pictures_raster": "1-D RoPE, row by row",
@@ -154,5 +154,5 @@ TEXTS = {
     "story.pictures_x": "rows below the query",
     "story.pictures_y": "score / score with itself",
     "story.pictures_hover": "%{x} rows below<br>relative score = %{y:.3f}",
-    "story.pictures_notes": "Head size 128, base 5 000 000 and the interleaved sections [24, 20, 20] of Qwen3-VL; q is one random vector (random seed 0), the same for query and key. Row by row, the token below sits w positions on, where RoPE's fast pairs have long lost step; M-RoPE moves it one step on the height axis only. The Multi-axis RoPE page shows the positions, which pairs each axis turns, and the whole picture of scores.",
+    "story.pictures_notes": "Head size 128, base 5 000 000 and the interleaved sections [24, 20, 20] of Qwen3-VL; q is one random vector (random seed 0), the same for query and key. Row by row, the token below sits w positions on, where RoPE's fast pairs have already turned many times and no longer line up; M-RoPE moves it one step on the height axis only. The Multi-axis RoPE page shows the positions, which pairs each axis turns, and the whole picture of scores.",
 }

@@ -146,7 +146,7 @@ TEXTS = {
     # 13 pictures
     "story.pictures_title": "图像有行也有列",
     "story.pictures_lead": "把一张宽 {w} 个词元的图像像文本那样逐行读取：一个词元正下方的词元相距 {w} 个位置，和同一行中往后数第 {w} 个词元一样远。",
-    "story.pictures_below": "查询向量和键向量取同一个向量时，逐行排列下，下一行的词元得分是与自身得分的 {raster}；每个轴各有一个位置时为 {mrope}。",
+    "story.pictures_below": "查询与键取同一向量时，正下方词元的分数：逐行排列下是自身分数的 {raster} 倍，每轴一个位置时是 {mrope} 倍。",
     "story.picture_w": "图像宽度 w（词元数）",
     "story.picture_w_help": "图像一行有多少个词元，2 到 32。",
     "story.pictures_raster": "一维 RoPE，逐行排列",
