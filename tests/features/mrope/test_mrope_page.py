@@ -244,3 +244,23 @@ def test_the_content_is_said_in_both_languages():
     for lang in ("en", "zh"):
         at = opened(tab="picture", lang=lang)
         assert text(lang, "mrope.content_caption_random") in caption_list(at)
+
+
+def _interleaved_owners() -> dict[int, list[int]]:
+    """Which of the 64 pairs each axis turns in Qwen3-VL's layout, read from posenc: a token
+    at position 1 on one axis only moves that axis's pairs."""
+    ids = np.eye(3, dtype=np.int64)
+    _, sin = posenc.mrope_cos_sin(ids, 128, 10000.0, [24, 20, 20], interleaved=True)
+    return {axis: np.flatnonzero(np.abs(sin[axis, :64]) > 0).tolist() for axis in range(3)}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_pairs_note_lists_each_axiss_interleaved_pairs_as_posenc_turns_them(lang):
+    owners = _interleaved_owners()
+    time, height, width = owners[0], owners[1], owners[2]
+    note = text(lang, "mrope.pairs_notes")
+    assert f"{height[0]}, {height[1]}, {height[2]}, …, {height[-1]}" in note
+    assert f"{width[0]}, {width[1]}, {width[2]}, …, {width[-1]}" in note
+    steady = [p for p in time if p < 60]
+    assert steady == list(range(0, 58, 3)) and f"{steady[0]}, {steady[1]}, …, {steady[-1]}" in note
+    assert [p for p in time if p >= 60] == [60, 61, 62, 63] and "60–63" in note

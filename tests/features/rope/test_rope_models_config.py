@@ -195,6 +195,20 @@ def test_phi3s_factor_chart_marks_the_set_in_use_on_each_side_of_the_switch(lang
     assert switch in captions
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_phi3s_speeds_sentence_gives_its_per_pair_factors_not_s(lang):
+    """LongRoPE divides each pair by its own factor (at L > L0 the long ones); s = 32 only
+    sets the attention factor, so the sentence quotes the factors' range, not 'theta/s'."""
+    at = run_page(PAGE, {**TAB, "lang": lang, "rope_model": "phi3_mini_128k"})
+    long = np.asarray(peer_configs()["phi3_mini_128k"]["rope_scaling"]["long_factor"])
+    theta = 10000.0 ** (-np.arange(48) / 48)
+    under = int((131072 * peer_inv("phi3_mini_128k_ctx131072") / (2 * math.pi) < 1).sum())
+    fields = dict(low=f"{long.min():.3g}", high=f"{long.max():.3g}", factor="32")
+    expected = text(lang, "rope.models_scaling_longrope", **fields, context="131,072", under=under)
+    assert expected in [c.value for c in at.caption]
+    assert np.allclose(theta / long, peer_inv("phi3_mini_128k_ctx131072"), rtol=1e-6)
+
+
 def test_every_phi3_speed_changes_at_the_switch():
     """The caption's '48 of the 48 speeds': every pair's inv_freq differs between L0 and L0 + 1."""
     before, after = peer_inv("phi3_mini_128k_ctx4096"), peer_inv("phi3_mini_128k_ctx4097")

@@ -37,7 +37,7 @@ TEXTS = {
     "mrope.layout_interleaved": "Interleaved: Qwen3-VL (sections 24, 20, 20)",
     "mrope.pairs_notice_chunked": "Chunked: time turns pairs {t0}–{t1}, the fastest (wavelengths {fast} to {slow} positions); width gets pairs {w0}–{w1}, the slowest: across {cols} columns they turn at most {deg}°.",
     "mrope.pairs_notice_interleaved": "Interleaved: each axis takes every third pair, so the fastest width pair has a wavelength of {inter} positions, against {chunk} chunked.",
-    "mrope.pairs_notes": "Head size d = 128 gives 64 pairs, θⱼ = b^(−2j/d). Chunked (`mrope_section` [16, 24, 24]): the first 16 pairs follow time, the next 24 height, the last 24 width. Interleaved (Qwen3-VL, [24, 20, 20]): pairs 1, 4, 7, … follow height and 2, 5, 8, … width, up to 3 × 20 = 60; the rest follow time. The colours, markers and names are the same in both charts.",
+    "mrope.pairs_notes": "Head size d = 128 gives 64 pairs, θⱼ = b^(−2j/d). Chunked (`mrope_section` [16, 24, 24]): the first 16 pairs follow time, the next 24 height, the last 24 width. Interleaved (Qwen3-VL, [24, 20, 20]), counting pairs from 0: pairs 1, 4, 7, …, 58 follow height and 2, 5, 8, …, 59 width; time gets 0, 3, …, 57 and the last four, 60–63. The colours, markers and names are the same in both charts.",
     # Tab "picture".
     "mrope.query": "Query token",
     "mrope.query_help": "The query's token in the image's first frame, counted row by row from 0 (row y, column x is y·w/2 + x). Click a token in the maps to choose it.",
@@ -60,5 +60,5 @@ TEXTS = {
     "mrope.query_at": "Query at row {row}, column {col} of the {rows} × {cols} tokens of the first frame.",
     "mrope.pick": "Click a token in any map to make it the query (the star).",
     "mrope.picture_notice": "Along the query's row the score spans {chunked} with chunked M-RoPE and {interleaved} interleaved; 1-D RoPE puts the token below the query {cols} positions away.",
-    "mrope.picture_notes": "S = ⟨qₘ, kₙ⟩/√d with d = 128 and the base from the sidebar in all four. 1-D RoPE: the token's position is its row-major index y·w′ + x, as if the image were text. M-RoPE: the real sections, one frame, so time is the same for every token and its pairs add a constant. 2-D axial RoPE, as in Qwen2-VL's vision encoder: pairs 0–31 turn with the row, 32–63 with the column, each half with the frequencies of a 64-dimensional RoPE, b^(−2i/64).",
+    "mrope.picture_notes": "S = ⟨qₘ, kₙ⟩/√d with d = 128 and the base from the sidebar in all four. 1-D RoPE: the token's position is its row-major index y·w′ + x, where w′ = w/2 is the width in tokens (two patches merge into one token along each side), as if the image were text. M-RoPE: the real sections, one frame, so time is the same for every token and its pairs add a constant. 2-D axial RoPE, as in Qwen2-VL's vision encoder: pairs 0–31 turn with the row, 32–63 with the column, each half with the frequencies of a 64-dimensional RoPE, b^(−2i/64).",
 }

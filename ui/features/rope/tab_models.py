@@ -168,6 +168,13 @@ def tab() -> None:
         st.caption(t("rope.models_scaling_none"))
     elif model.scaling == "proportional":
         st.caption(t("rope.models_scaling_prope", factor=f"{model.factor:g}", **n))
+    elif model.scaling == "longrope":  # a factor per pair: s only sets the attention factor
+        factors = view["wavelength_scaled"] / view["wavelength"]
+        st.caption(
+            t("rope.models_scaling_longrope", low=f"{factors.min():.3g}",
+              high=f"{factors.max():.3g}", factor=f"{model.factor:g}", context=f"{L:,}",
+              under=int((view["turns_scaled"] < 1).sum()))
+        )  # fmt: skip
     else:
         under = int((view["turns_scaled"] < 1).sum())
         st.caption(

@@ -161,6 +161,7 @@ TEXTS = {
     "rope.models_notice_all": "Notice: each of the {pairs} pairs completes at least one turn inside L₀ = {orig}.",
     "rope.models_scaling_none": "No scaling: past L₀ every pair keeps turning at its pretrained speed, into angles that training never showed the slow pairs.",
     "rope.models_scaling": "{method}, s = {factor}: {kept} pairs keep θⱼ, {divided} get θⱼ/s, {between} other speeds; inside L = {context}, {under} pairs stay under one turn.",
+    "rope.models_scaling_longrope": "LongRoPE: each pair has a factor of its own ({low} to {high} at L = {context}) that divides its speed; s = {factor} sets only the attention factor. Inside L = {context}, {under} pairs stay under one turn.",
     "rope.models_scaling_prope": "p-RoPE: the {kept} fastest pairs turn (speeds divided by s = {factor}); the other {zero} pairs do not turn at all.",
     "rope.models_partial": "Only {r} of the head's {d} dimensions rotate; the other {rest} carry no position.",
     "rope.models_summary_speeds": "speeds",

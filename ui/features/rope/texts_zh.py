@@ -161,6 +161,7 @@ TEXTS = {
     "rope.models_notice_all": "请注意：{pairs} 个维度对在 L₀ = {orig} 内都至少转满一圈。",
     "rope.models_scaling_none": "不缩放：超过 L₀ 后每个维度对仍按预训练的速度转动，慢的维度对会转到训练中从未见过的角度。",
     "rope.models_scaling": "{method}，s = {factor}：{kept} 个维度对保持 θⱼ，{divided} 个变为 θⱼ/s，{between} 个取其他速度；在 L = {context} 内有 {under} 个维度对转不满一圈。",
+    "rope.models_scaling_longrope": "LongRoPE：每个维度对有自己的因子（L = {context} 时为 {low} 到 {high}），角频率除以该因子；s = {factor} 只决定注意力因子。在 L = {context} 内有 {under} 个维度对转不满一圈。",
     "rope.models_scaling_prope": "p-RoPE：最快的 {kept} 个维度对转动（角频率都除以 s = {factor}）；其余 {zero} 个维度对完全不转。",
     "rope.models_partial": "头的 {d} 维中只有 {r} 维旋转；其余 {rest} 维不带位置信息。",
     "rope.models_summary_speeds": "角频率",
