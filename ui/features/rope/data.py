@@ -24,9 +24,10 @@ from posenc.attention import (
     rotations,
     same_content_decay,
 )
+from posenc.rope_base import TABLE_PLAN
 from posenc.rope_pairs import PairCounts
 from ui.features.rope.specs import METHODS
-from ui.plain.grids import Grid, grid_from_row_means, steps
+from ui.plain.grids import MAX_LINE_POINTS, Grid, grid_from_row_means, steps
 from ui.plain.tokens import token_vector, tokenize
 
 # Cells per axis of a displayed heatmap: 346^2 float32 cells fit the shared cell budget
@@ -331,4 +332,65 @@ def pair_frames(head_dim, base, layout, kind, text, seed, pair, m, n) -> list[di
     return [
         pair_state(head_dim, base, layout, kind, text, seed, pair, a, b) | {"m": a, "n": b}
         for a, b in animation_positions(m, n)
+    ]
+
+
+# --- tab "base": the base a context needs (Men et al. 2024) ------------------------------
+
+
+def envelope(
+    values: np.ndarray, points: int = MAX_LINE_POINTS
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(offsets, values at them, block)``: at most ``points`` points of a long curve, the
+    lowest and the highest of each block of ``block`` offsets (in order), so every dip
+    stays drawn; ``block`` 1 (all points) if they fit."""
+    n = values.size
+    if n <= points:
+        return np.arange(n), values, 1
+    block = math.ceil(n / (points // 2))
+    blocks = math.ceil(n / block)
+    padded = np.full(blocks * block, np.nan)
+    padded[:n] = values
+    padded = padded.reshape(blocks, block)
+    starts = np.arange(blocks) * block
+    keep = np.union1d(starts + np.nanargmin(padded, axis=1), starts + np.nanargmax(padded, axis=1))
+    return keep, values[keep], block
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def base_check(base: float, context: int, head_dim: int) -> dict:
+    """B(m) for m = 0 .. L (``posenc.rope_base_sums``) as an envelope for the chart, the
+    first negative offset (``posenc.rope_base_failure``) and ``b*(L)``
+    (``posenc.rope_base_lower_bound``, a lookup for the tab's head dims)."""
+    sums = posenc.rope_base_sums(base, context, head_dim)
+    offsets, shown, block = envelope(sums)
+    failure = posenc.rope_base_failure(base, context, head_dim)
+    return {
+        "bound": posenc.rope_base_lower_bound(context, head_dim),
+        "failure": failure,
+        "failure_sum": None if failure is None else float(sums[failure]),
+        "offsets": offsets,
+        "sums": shown,
+        "block": block,
+        "count": sums.size,
+    }
+
+
+def stored_bound(head_dim: int, context: int) -> bool:
+    """Whether ``b*(L)`` is a lookup (posenc's stored table), not a sweep of seconds."""
+    return context <= TABLE_PLAN.get(head_dim, 0)
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def preset_bounds(models: tuple[tuple[str, int, float, int], ...]) -> list[dict]:
+    """(name, rotated head dim, base, context) -> each model's base against ``b*(L)``."""
+    return [
+        {
+            "name": name,
+            "context": context,
+            "base": base,
+            "bound": posenc.rope_base_lower_bound(context, head_dim),
+            "failure": posenc.rope_base_failure(base, context, head_dim),
+        }
+        for name, head_dim, base, context in models
     ]

@@ -404,3 +404,35 @@ def layout_figure(
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title=x_title)
     return style(fig, height=240)
+
+
+def base_sums_figure(
+    offsets: np.ndarray,
+    sums: np.ndarray,
+    failure: tuple[int, float] | None,
+    *,
+    x_title: str,
+    y_title: str,
+    failure_name: str,
+    height: int = 380,
+) -> go.Figure:
+    """B(m) over the offsets m, the zero line, and the first m with B(m) < 0 marked."""
+    fig = go.Figure(
+        go.Scatter(
+            x=offsets, y=sums, mode="lines", name=y_title, line_width=1,
+            hovertemplate="m = %{x:,}<br>B(m) = %{y:.4f}<extra></extra>",
+        )
+    )  # fmt: skip
+    fig.add_hline(y=0, line_dash="dot", line_color="grey")
+    if failure is not None:
+        fig.add_trace(
+            go.Scatter(
+                x=[failure[0]], y=[failure[1]], mode="markers", name=failure_name,
+                marker=dict(size=11, color="crimson", symbol="x"),
+                hovertemplate="m = %{x:,}<br>B(m) = %{y:.4f}<extra></extra>",
+            )
+        )  # fmt: skip
+    fig.update_xaxes(title=x_title)
+    fig.update_yaxes(title=y_title)
+    fig.update_layout(showlegend=failure is not None)
+    return style(fig, height=height)

@@ -6,6 +6,7 @@ import streamlit as st
 import posenc
 from ui.features.rope import data, figures
 from ui.features.rope import specs as sp
+from ui.features.rope import tab_base as rope_base
 from ui.features.rope import tab_extension as rope_extension
 from ui.features.rope import tab_models as rope_models
 from ui.plain.params import base_limits
@@ -229,6 +230,9 @@ def render() -> None:
     def models_tab() -> None:
         rope_models.tab()
 
+    def base_tab() -> None:
+        rope_base.tab()
+
     SECTIONS = {
         "scores": scores_tab,
         "pair": pair_tab,
@@ -237,6 +241,7 @@ def render() -> None:
         "layouts": layouts_tab,
         "extension": extension_tab,
         "models": models_tab,
+        "base": base_tab,
     }
 
     controls.run_open_tab(sp.TAB, "rope", SECTIONS)

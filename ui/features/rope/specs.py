@@ -70,9 +70,18 @@ class ConfigParam(TextParam):
 CONFIG = ConfigParam("rope_config", "", max_chars=MAX_CONFIG_CHARS, label="rope.config")
 # The current length L, for a model whose speeds depend on it (dynamic NTK, LongRoPE).
 MODEL_LEN = IntParam("rope_models_len", 1, MAX_CONTEXT, 4096, label="rope.models_len")
+# Tab "base": the base a context needs (posenc.rope_base_lower_bound). Head dims with a
+# stored bound only (posenc.rope_base.TABLE_PLAN), so every setting is a lookup; the
+# head dim's codes are not bare numbers (an option code never shows on screen, and
+# numbers such as 128 do).
+BOUND_CONTEXT = IntParam("rope_bound_len", 2048, 1 << 20, 4096, step=2048, label="rope.bound_len")
+BOUND_HEAD_DIM = ChoiceParam(
+    "rope_bound_dim", ("d64", "d96", "d128", "d256"), "d128", label="rope.bound_dim"
+)
+BOUND_BASE = FloatParam("rope_bound_base", 1.0, 1e10, 10000.0, label="rope.bound_base")
 
 # Tabs run lazily; the open tab is kept in the URL under its (translated) label.
-TAB_NAMES = ("scores", "pair", "decay", "compare", "layouts", "extension", "models")
+TAB_NAMES = ("scores", "pair", "decay", "compare", "layouts", "extension", "models", "base")
 TAB = tab_param("rope_tab", "rope", TAB_NAMES)
 
 # Bases drawn together in the decay tab (LLaMA 2, LLaMA 3, long-context models).
@@ -98,5 +107,8 @@ SPECS = (
     MODEL,
     CONFIG,
     MODEL_LEN,
+    BOUND_CONTEXT,
+    BOUND_HEAD_DIM,
+    BOUND_BASE,
     TAB,
 )
