@@ -1,6 +1,7 @@
-"""The listings the Frameworks tab shows (ui/features/heatmap/data_frameworks.py) are the code they claim:
-the numpy ones run and build this app's tables; the torch ones are, statement by
-statement, the code tests/peers/make_peer_values.py computed the reference values with."""
+"""The listings the Frameworks tab shows (ui/features/heatmap/data_frameworks.py) are the
+code they claim: the numpy ones run and build this app's tables; the torch ones are,
+statement by statement, the code tests/peers/make_peer_values.py computed the reference
+values with."""
 
 from __future__ import annotations
 
