@@ -118,3 +118,11 @@ def test_short_curve_drawn_whole_without_notice():
     y = decode(chart(at, "rope_bound_chart")["data"][0]["y"])
     np.testing.assert_array_equal(y, posenc.rope_base_sums(10000.0, 2048, 128))
     assert not any("block" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tab_says_the_sidebars_settings_do_not_apply_here(lang):
+    """The sidebar keeps showing the page's d and b (d = 64 by default) while this tab
+    uses its own (d = 128 by default): one line says so."""
+    at = open_base(lang=lang)
+    assert text(lang, "rope.bound_own") in [c.value for c in at.caption]

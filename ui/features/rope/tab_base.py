@@ -59,6 +59,7 @@ def preset_table() -> str:
 
 
 def tab() -> None:
+    st.caption(t("rope.bound_own"))  # the sidebar's d and b do not apply here
     c1, c2, c3 = st.columns(3)
     context = controls.slider(
         sp.BOUND_CONTEXT, t("rope.bound_len"), t("rope.bound_len_help"), container=c1

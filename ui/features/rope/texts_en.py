@@ -187,6 +187,7 @@ TEXTS = {
     "rope.cfg_llama3": "Llama 3.1 scaling needs `low_freq_factor` < `high_freq_factor`; the config has {low} and {high}.",
     "rope.cfg_rotated": "With {field}, {r} of the head's {d} dimensions would rotate: that must be an even number, at least 2.",
     "rope.models_card": "model card",
+    "rope.bound_own": "This tab sets its own d, L and b; the sidebar's settings apply to the other tabs.",
     "rope.models_own": "Here the model sets d, b and L₀; the sidebar's settings apply to the other tabs.",
     "rope.method_longrope": "LongRoPE",
     "rope.model_phi3_mini_128k": "Phi-3 mini 128K",

@@ -187,6 +187,7 @@ TEXTS = {
     "rope.cfg_llama3": "Llama 3.1 缩放要求 `low_freq_factor` < `high_freq_factor`；config 中是 {low} 和 {high}。",
     "rope.cfg_rotated": "按 {field}，头的 {d} 维中将有 {r} 维旋转：这必须是不小于 2 的偶数。",
     "rope.models_card": "模型卡",
+    "rope.bound_own": "本页自带 d、L 和 b；侧栏的设置用于其他标签页。",
     "rope.models_own": "本页由模型决定 d、b 和 L₀；侧栏的设置用于其他标签页。",
     "rope.method_longrope": "LongRoPE",
     "rope.model_phi3_mini_128k": "Phi-3 mini 128K",
