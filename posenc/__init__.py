@@ -56,7 +56,8 @@ plural nouns           one value per pair, offset or head: ``frequencies``,
                        ``dot_products`` (``offset_dot`` is the same function),
                        ``offset_distance``, ``shift_residuals``, ``pair_counts``,
                        ``layout_differences``, ``rope_base_sums`` (per offset),
-                       ``rope_base_bounds`` (per context where the bound steps)
+                       ``rope_base_bounds`` (per context where the bound steps),
+                       ``prefix_entropies`` (attention entropy per prefix length)
 ``*_block_means``      block means of a table for a heatmap; ``score_block_means``
                        those of a score matrix never held whole
 ``*_ids``              integer positions per token: ``mrope_position_ids`` (three rows,
@@ -64,7 +65,8 @@ plural nouns           one value per pair, offset or head: ``frequencies``,
 ``*_cos_sin``          the cos and sin tables of RoPE's angles, ``(L, d)`` each, in
                        the rotate-half layout: ``mrope_cos_sin``
 ``*_from_config``      a model's RoPE read from its Hugging Face ``config.json``:
-                       ``rope_from_config`` (inv_freq and attention factor)
+                       ``rope_from_config`` (inv_freq and attention factor);
+                       ``yarn_mscale`` is YaRN's ``0.1 k ln s + 1`` those configs name
 ``*_bound``            one number that bounds another: ``decay_bound``,
                        ``rope_base_lower_bound`` (the smallest base a context
                        needs); ``rope_base_failure`` is the first offset where a
@@ -92,6 +94,7 @@ from posenc.attention import (
     additive_scores,
     causal_softmax,
     decay_bound,
+    prefix_entropies,
     relative_scores,
     same_content_decay,
     toeplitz_residual,
@@ -109,7 +112,7 @@ from posenc.rope_base import (
     rope_base_lower_bound,
     rope_base_sums,
 )
-from posenc.rope_config import ROPE_TYPES, rope_from_config
+from posenc.rope_config import ROPE_TYPES, rope_from_config, yarn_mscale
 from posenc.rope_pairs import pair_counts, pair_rotation
 from posenc.rotation import block_rotation, rotation_matrix, split_permutation
 from posenc.schemes import SCHEMES, scheme_table
@@ -150,6 +153,7 @@ __all__ = [
     "offset_dot",
     "pair_counts",
     "pair_rotation",
+    "prefix_entropies",
     "relative_scores",
     "rope",
     "rope_base_bounds",
@@ -174,5 +178,6 @@ __all__ = [
     "toeplitz_residual",
     "wavelengths",
     "xpos_scores",
+    "yarn_mscale",
 ]
 __version__ = "0.1.0"

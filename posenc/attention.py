@@ -24,6 +24,7 @@ __all__ = [
     "additive_scores",
     "causal_softmax",
     "decay_bound",
+    "prefix_entropies",
     "relative_scores",
     "rotations",
     "same_content_decay",
@@ -126,6 +127,57 @@ def causal_softmax(
         np.exp(block, out=block)
         block /= block.sum(axis=1, keepdims=True)
     return out
+
+
+def prefix_entropies(scores, *, scale: float = 1.0) -> np.ndarray:
+    """Entropy (nats) of the softmax over each prefix of one query's scores.
+
+    .. math::
+
+        H(L) = -\\sum_{r<L} p_r \\ln p_r, \\qquad
+        p_r = \\frac{e^{\\lambda S_r}}{\\sum_{r'<L} e^{\\lambda S_{r'}}},
+        \\qquad L = 1, \\ldots, n
+
+    A query that sees its ``L`` nearest keys (scores ``S_0 .. S_{L-1}``) spreads its
+    attention over ``exp(H(L))`` keys' worth: ``H = ln L`` when all scores are equal, 0
+    when one key takes everything. ``lambda`` multiplies every score before the softmax:
+    a temperature ``1 / lambda`` (YaRN's ``a ** 2``). Every ``L`` in one pass with running
+    log-sum-exps (``numpy.logaddexp.accumulate``), so no prefix under- or overflows;
+    within 1e-10 of a softmax done prefix by prefix for ``|lambda S| <= 50`` and
+    ``n <= 10 000`` (the error grows with the spread of ``lambda S``).
+
+    Parameters
+    ----------
+    scores : array_like, shape (n,)
+        Finite scores, ``n >= 1``, in the order keys join (e.g. by distance ``r``).
+    scale : float
+        ``lambda > 0``.
+
+    Returns
+    -------
+    entropy : ndarray, shape (n,), float64
+        ``entropy[L - 1] = H(L)``.
+
+    Examples
+    --------
+    >>> prefix_entropies([0.0, 0.0, 0.0, 0.0]).round(6)  # equal scores: ln L
+    array([0.      , 0.693147, 1.098612, 1.386294])
+    >>> float(prefix_entropies([50.0, 0.0], scale=2.0)[1]) < 1e-12  # one key takes all
+    True
+    """
+    s = check_array("scores", scores)
+    if s.ndim != 1 or s.size == 0:
+        raise ValueError(f"scores must be a non-empty 1-D array, got shape {s.shape}")
+    lam = check_real("scale", scale, greater=0.0)
+    z = s.astype(np.float64) * lam
+    log_z = np.logaddexp.accumulate(z)  # ln sum_{r<L} e^{z_r}
+    # E_p[z] = z_min + sum p (z - z_min), the sum from a running log-sum-exp of
+    # z + ln(z - z_min) (terms with z = z_min add nothing: ln 0 = -inf).
+    low = z.min()
+    with np.errstate(divide="ignore"):
+        weighted = np.logaddexp.accumulate(z + np.log(z - low))
+    mean = low + np.exp(weighted - log_z)
+    return np.maximum(log_z - mean, 0.0)  # >= 0; rounding may give -1e-16
 
 
 def toeplitz_residual(scores, shift: int = 1) -> float:

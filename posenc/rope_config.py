@@ -27,10 +27,10 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from posenc._validate import check_int
+from posenc._validate import check_int, check_real
 from posenc.rope import rope_frequencies
 
-__all__ = ["ROPE_TYPES", "rope_from_config"]
+__all__ = ["ROPE_TYPES", "rope_from_config", "yarn_mscale"]
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
 # Older names transformers still reads: Qwen2-VL's "mrope" is default RoPE on three axes
@@ -145,16 +145,12 @@ def _yarn(theta, params, path, max_position, original, rotary_dim, base):
         factor = max_position / original
     mscale = _number(params, "mscale", path)
     mscale_all_dim = _number(params, "mscale_all_dim", path)
-
-    def get_mscale(scale: float, m: float = 1.0) -> float:
-        return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
-
     attention = _number(params, "attention_factor", path, at_least=0.0)
     if attention is None:
         if mscale and mscale_all_dim:
-            attention = get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim)
+            attention = yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim)
         else:
-            attention = get_mscale(factor)
+            attention = yarn_mscale(factor)
     beta_fast = _number(params, "beta_fast", path) or YARN_BETA_FAST
     beta_slow = _number(params, "beta_slow", path) or YARN_BETA_SLOW
     truncate = params.get("truncate", True)
@@ -173,6 +169,40 @@ def _yarn(theta, params, path, max_position, original, rotary_dim, base):
         high += 0.001  # transformers: avoid 0/0
     ramp = np.clip((np.arange(rotary_dim // 2) - low) / (high - low), 0.0, 1.0)
     return theta / factor * ramp + theta * (1.0 - ramp), float(attention)
+
+
+def yarn_mscale(scale: float, mscale: float = 1.0) -> float:
+    """YaRN's attention factor ``mu(s, k)`` for a stretch ``s`` (transformers' ``get_mscale``).
+
+    .. math::
+
+        \\mu(s, k) = 0.1\\, k \\ln s + 1 \\quad (s > 1), \\qquad \\mu(s, k) = 1
+        \\quad (s \\le 1)
+
+    Plain YaRN multiplies q and k by ``mu(s, 1)`` (every score by ``mu ** 2``).
+    DeepSeek-V2/V3 put ``mu(s, mscale) / mu(s, mscale_all_dim)`` into RoPE and multiply
+    the softmax scale by ``mu(s, mscale_all_dim) ** 2`` in attention itself (see
+    :func:`rope_from_config`).
+
+    Parameters
+    ----------
+    scale : float
+        ``s > 0``, the ``factor`` of ``rope_scaling``.
+    mscale : float
+        ``k``, finite (``mscale`` or ``mscale_all_dim`` of the config).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(yarn_mscale(40.0), 6), yarn_mscale(1.0), round(yarn_mscale(40.0, 0.707), 6)
+    (1.368888, 1.0, 1.260804)
+    """
+    s = check_real("scale", scale, greater=0.0)
+    k = check_real("mscale", mscale)
+    return 1.0 if s <= 1 else 0.1 * k * math.log(s) + 1.0
 
 
 def _longrope(theta, params, path, max_position, original, context, rotary_dim):

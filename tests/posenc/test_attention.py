@@ -12,6 +12,7 @@ from posenc.attention import (
     additive_scores,
     causal_softmax,
     decay_bound,
+    prefix_entropies,
     relative_scores,
     rotations,
     same_content_decay,
@@ -226,3 +227,59 @@ def test_causal_softmax_by_row_blocks_equals_the_whole_matrix():
     np.testing.assert_array_equal(np.vstack(parts), whole)
     with pytest.raises(ValueError, match=r"^scores .*first_row=31"):
         causal_softmax(s[30:], first_row=31)
+
+
+# ---------------------------------------------------------------- prefix entropy
+
+
+def direct_entropy(scores, scale: float = 1.0) -> np.ndarray:
+    """H(L) by a softmax of each prefix on its own (max subtracted), the plain way."""
+    out = []
+    for length in range(1, len(scores) + 1):
+        z = scale * np.asarray(scores[:length], dtype=np.float64)
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        out.append(-(p[p > 0] * np.log(p[p > 0])).sum())
+    return np.array(out)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    scores=st.lists(st.floats(-25, 25), min_size=1, max_size=300),
+    scale=st.floats(0.1, 2.0),
+)
+def test_prefix_entropies_equals_a_softmax_per_prefix(scores, scale):
+    got = prefix_entropies(scores, scale=scale)
+    np.testing.assert_allclose(got, direct_entropy(scores, scale), rtol=0, atol=1e-10)
+    assert np.all(got >= 0) and np.all(got <= np.log(np.arange(1, len(scores) + 1)) + 1e-10)
+
+
+def test_prefix_entropies_is_within_its_stated_error_at_ten_thousand_wide_scores():
+    # The docstring: within 1e-10 for |lambda S| <= 50 and n <= 10 000.
+    s = np.random.default_rng(3).uniform(-50, 50, 10_000)
+    got = prefix_entropies(s)
+    for length in (1, 2, 17, 999, 5000, 10_000):
+        assert got[length - 1] == pytest.approx(direct_entropy(s[:length])[-1], abs=1e-10)
+
+
+def test_prefix_entropies_of_equal_scores_is_ln_length_and_a_temperature_sharpens():
+    n = np.arange(1, 9)
+    np.testing.assert_allclose(prefix_entropies(np.zeros(8)), np.log(n), atol=1e-15)
+    s = RNG.standard_normal(64)
+    sharper = prefix_entropies(s, scale=2.0)
+    assert np.all(sharper[1:] < prefix_entropies(s)[1:])  # lambda > 1: attention more peaked
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(scores=[]), "scores"),
+        (dict(scores=[[1.0, 2.0]]), "scores"),
+        (dict(scores=[1.0, np.nan]), "scores"),
+        (dict(scores=[1.0], scale=0.0), "scale"),
+        (dict(scores=[1.0], scale=-1.0), "scale"),
+    ],
+)
+def test_prefix_entropies_names_the_bad_parameter(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        prefix_entropies(**kwargs)

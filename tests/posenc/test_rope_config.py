@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.peers import PeerFile
 
+import posenc
 from posenc import ROPE_TYPES, rope_frequencies, rope_from_config
 
 PEERS = PeerFile("rope_config_peer_values.npz")
@@ -86,6 +87,17 @@ def test_deepseek_softmax_scale_is_outside_the_rope_attention_factor():
     peer = float(PEERS.peer("hf_softmax_mscale_deepseek_v3")[0])
     assert rope_from_config(config("deepseek_v3"))[1] == 1.0
     assert peer == pytest.approx(mscale**2, rel=1e-12)
+    assert peer == pytest.approx(posenc.yarn_mscale(40.0, 1.0) ** 2, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [(dict(scale=0.0), "scale"), (dict(scale=float("nan")), "scale"),
+     (dict(scale=2.0, mscale=float("inf")), "mscale")],
+)  # fmt: skip
+def test_yarn_mscale_names_the_bad_parameter(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        posenc.yarn_mscale(**kwargs)
 
 
 def as_rope_parameters(old: dict) -> dict:
