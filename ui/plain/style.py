@@ -57,9 +57,10 @@ def _at_least(current, least: int) -> int:
 
 def presenter_fonts(fig: go.Figure) -> go.Figure:
     """Projector type for every kind of chart text, in one place: ticks, colour bars,
-    legends and hover labels >= 18 px, chart, subplot and axis titles >= 22 px, on 2-D
-    axes and 3-D scenes alike. Larger sizes a figure already has stay; axis margins grow
-    to fit the larger ticks (``automargin``)."""
+    legends, hover labels and text drawn by traces (dial labels, numbers in cells)
+    >= 18 px, chart, subplot and axis titles >= 22 px, on 2-D axes and 3-D scenes alike.
+    Larger sizes a figure already has stay; axis margins grow to fit the larger ticks
+    (``automargin``). ``tests/sweeps/test_presenter_fonts.py`` checks every figure."""
     tick, title, legend = PRESENTER_TICK, PRESENTER_TITLE, PRESENTER_LEGEND
     fig.update_layout(
         font_size=_at_least(fig.layout.font.size, tick),
@@ -95,10 +96,20 @@ def presenter_fonts(fig: go.Figure) -> go.Figure:
         size = title if heading else tick
         annotation.update(font_size=_at_least(annotation.font.size, size))
     for trace in fig.data:
+        if "textfont" in trace and (trace.text is not None or trace.texttemplate is not None):
+            # Text drawn by a trace: the clock dials' labels (11 px on the story's step 5
+            # before issue #32), labelled reference lines, numbers written in cells.
+            trace.update(textfont_size=_at_least(trace.textfont.size, tick))
         if trace.type == "heatmap":
             trace.update(
                 colorbar_tickfont_size=_at_least(trace.colorbar.tickfont.size, tick),
                 colorbar_title_font_size=_at_least(trace.colorbar.title.font.size, title),
+            )
+        elif "marker" in trace and trace.marker.to_plotly_json().get("colorbar"):
+            bar = trace.marker.colorbar  # points coloured by a value, with their colour bar
+            trace.update(
+                marker_colorbar_tickfont_size=_at_least(bar.tickfont.size, tick),
+                marker_colorbar_title_font_size=_at_least(bar.title.font.size, title),
             )
     for colors in fig.select_coloraxes():  # shared colour bars of several heatmaps
         colors.update(
