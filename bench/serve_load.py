@@ -12,7 +12,10 @@ session then thinks for an exponential time (mean ``--think`` s) and asks again:
 
 - ``workshop``: every session asks for the presenter's current view; the presenter moves
   to the next view every ``--step-every`` s (the story's steps ``/Start_here?step=N``
-  when ``ui.features.story.view.STEPS`` exists, else the first tab of each menu page);
+  when ``ui.features.story.view.STEPS`` exists, else the first tab of each menu page;
+  ``--page Heatmap`` follows the presenter on one menu page instead, moving one of its
+  settings through a few stops in turn: :func:`presenter_views`; ``--page all`` runs
+  every menu page and the story in turn, one row each);
 - ``dashboard``: each session opens a random page and tab, then changes one random
   setting (a value its control offers) per rerun, and moves to another page at random.
 
@@ -134,6 +137,55 @@ def workshop_views() -> list[View]:
         if steps:
             return [View("Start_here", f"step={n}") for n in range(1, len(steps) + 1)]
     return page_views()
+
+
+# The setting a presenter moves on each menu page (``--page``): the page's first slider,
+# except where the page's main figure follows the shared sequence length.
+PRESENTER_SETTING = {"home": "seq_len", "heatmap": "seq_len", "wavelengths": "seq_len"}
+PRESENTER_STOPS = 3  # the default and the next two stops of the setting's slider
+
+
+def _page_entry(name: str):
+    """The menu entry whose name (``heatmap``) or URL path (``Heatmap``, ``/Heatmap``,
+    ``Start_here``, ``""`` or ``home`` for the home page) is ``name``."""
+    from ui.shared import menu
+
+    wanted = name.strip().strip("/").lower()
+    for entry in menu.PAGES:
+        if wanted in (entry.name, entry.url_path.strip("/").lower()):
+            return entry
+    if wanted == "":
+        return menu.PAGES[0]
+    names = ", ".join(e.url_path.strip("/") or "home" for e in menu.PAGES)
+    raise SystemExit(f"serve_load: no menu page {name!r} (pages: {names}, all)")
+
+
+def presenter_views(name: str, stops: int = PRESENTER_STOPS) -> list[View]:
+    """The presenter on one menu page: its first tab at the defaults, then the page's
+    presenter setting (:data:`PRESENTER_SETTING`, else its first numeric slider) at the
+    next ``stops - 1`` stops its control offers above the default; the story: its steps."""
+    from tests.support import views as put
+    from ui.plain.params import SHARED, FloatParam, IntParam
+
+    entry = _page_entry(name)
+    page = entry.url_path.lstrip("/")
+    if entry.name == "story":
+        return workshop_views()
+    first_tab = dict(put.tabs(entry)[0][1])
+    numeric = [
+        s
+        for s in (*put.specs_of(entry), *SHARED)
+        if isinstance(s, (IntParam, FloatParam)) and s.key != "present"
+    ]
+    wanted = PRESENTER_SETTING.get(entry.name)
+    spec = next((s for s in numeric if s.key == wanted), numeric[0] if numeric else None)
+    views = [View(page, urlencode(first_tab))]
+    if spec is None:
+        return views
+    above = [v for v in _choices(spec) if float(v) > float(spec.default)]
+    for value in above[: stops - 1]:
+        views.append(View(page, urlencode({**first_tab, spec.key: value})))
+    return views
 
 
 def parse_views(text: str) -> list[View]:
@@ -546,13 +598,14 @@ def ms(seconds: float) -> str:
 
 def table(rows: list[dict]) -> str:
     lines = [
-        "| tree | scenario | sessions | reruns/s | p50 | p95 | p99 | errors | server CPU (cores) "
-        "| CPU per rerun | peak RSS | client CPU (cores) | load avg |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| tree | scenario | page | sessions | reruns/s | p50 | p95 | p99 | errors "
+        "| server CPU (cores) | CPU per rerun | peak RSS | client CPU (cores) | load avg |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r.get('tree', '')} | {r['scenario']} | {r['sessions']} | {r['reruns_s']:.1f} "
+            f"| {r.get('tree', '')} | {r['scenario']} | {r.get('page', '')} | {r['sessions']} "
+            f"| {r['reruns_s']:.1f} "
             f"| {ms(r['p50'])} "
             f"| {ms(r['p95'])} | {ms(r['p99'])} | {r['errors']} | {r['cpu_cores']:.2f} "
             f"| {r['cpu_ms_per_rerun']:.0f} ms | {r['rss_peak_mb']:.0f} MB "
@@ -583,6 +636,11 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--views", help="workshop views instead of the story, e.g. '/,/Heatmap?hm_tab=Table'"
     )
+    parser.add_argument(
+        "--page",
+        help="workshop on one menu page (Heatmap, RoPE, Start_here, home, ...; 'all': each "
+        "menu page in turn, one row per page and size): the presenter moves a setting",
+    )
     parser.add_argument("--pages", help="dashboard: only these menu pages, e.g. heatmap,rope")
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the servers")
     parser.add_argument("--json", help="also write the rows to this file")
@@ -598,7 +656,7 @@ def main(argv=None) -> int:
     use_nginx = args.replicas > 1 if args.nginx is None else args.nginx
     rows = []
     env = dict(item.split("=", 1) for item in args.env)
-    roots = [Path(r).resolve() for r in args.root] or [ROOT]
+    roots = [Path(r).resolve() for r in args.root] or ([] if args.url else [ROOT])
     with contextlib.ExitStack() as stack:
         targets = []  # (name, url, pids)
         if args.url:
@@ -606,27 +664,37 @@ def main(argv=None) -> int:
         for root in roots:
             servers = stack.enter_context(Servers(args.replicas, use_nginx, root, env))
             targets.append((root.name, servers.url, servers.pids))
-        views = parse_views(args.views) if args.views else workshop_views()
-        shown = "random"
-        if args.scenario == "workshop":
-            shown = ", ".join(v.label() for v in views)
-        print(
-            f"serve_load: {args.scenario}, {args.replicas if not args.url else '?'} replica(s)"
-            f"{' behind nginx' if use_nginx and not args.url else ''}, trees "
-            f"{', '.join(name for name, _, _ in targets)}, views: {shown}",
-            flush=True,
-        )
+        runs = [("", parse_views(args.views) if args.views else workshop_views())]
+        if args.page:
+            pages = args.page.split(",")
+            if pages == ["all"]:
+                from ui.shared import menu
+
+                pages = [e.url_path.strip("/") or "home" for e in menu.PAGES]
+            runs = [(page, presenter_views(page)) for page in pages]
+        for _page, views in runs:
+            shown = "random"
+            if args.scenario == "workshop":
+                shown = ", ".join(v.label() for v in views)
+            print(
+                f"serve_load: {args.scenario}, {args.replicas if not args.url else '?'} "
+                f"replica(s){' behind nginx' if use_nginx and not args.url else ''}, trees "
+                f"{', '.join(name for name, _, _ in targets)}, views: {shown}",
+                flush=True,
+            )
         for n in sizes:
-            for name, url, pids in targets:
-                row = asyncio.run(
-                    run_level(url, n, args.scenario, args, pids, args.seed + n, views)
-                )
-                row["replicas"] = args.replicas
-                row["tree"] = name
-                rows.append(row)
-                print(table([row]).splitlines()[-1], flush=True)
-                for sample in row["error_samples"]:
-                    print(f"    error: {sample}", flush=True)
+            for page, views in runs:
+                for name, url, pids in targets:
+                    row = asyncio.run(
+                        run_level(url, n, args.scenario, args, pids, args.seed + n, views)
+                    )
+                    row["replicas"] = args.replicas
+                    row["tree"] = name
+                    row["page"] = page
+                    rows.append(row)
+                    print(table([row]).splitlines()[-1], flush=True)
+                    for sample in row["error_samples"]:
+                        print(f"    error: {sample}", flush=True)
     print()
     print(table(rows))
     if args.json:

@@ -96,3 +96,27 @@ def test_an_exception_element_counts_as_an_error():
 
     problem = run_async(serve_load.rerun(FakeSocket(), serve_load.View("Heatmap", "")))
     assert problem is not None and "ValueError" in problem
+
+
+def test_the_presenter_moves_a_setting_on_any_menu_page():
+    # --page: each menu page's first tab at its defaults, then one setting its control
+    # offers at the next stops above the default (issue #32); the story: its steps.
+    from ui.shared import menu
+
+    for entry in menu.PAGES:
+        name = entry.url_path.strip("/") or "home"
+        views = serve_load.presenter_views(name)
+        assert {v.page for v in views} == {entry.url_path.lstrip("/")}, name
+        if entry.name == "story":
+            assert views == serve_load.workshop_views()
+            continue
+        assert len(views) == serve_load.PRESENTER_STOPS, name
+        assert len({v.query for v in views}) == len(views), name  # three settings in turn
+    heatmap = serve_load.presenter_views("Heatmap")
+    assert [v.query for v in heatmap] == [
+        "hm_tab=Table",
+        "hm_tab=Table&seq_len=64",
+        "hm_tab=Table&seq_len=96",
+    ]
+    with pytest.raises(SystemExit, match="no menu page"):
+        serve_load.presenter_views("No_such_page")
