@@ -104,3 +104,90 @@ def test_sessions_asking_for_the_same_view_build_it_once():
     assert specs[0]["layout"]["title"]["text"] == "changed by this session"
     run_session("6")
     assert counter.builds == 2
+
+
+def _drawing_script():
+    import sys
+
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    from ui.shared import controls, figure_cache
+
+    counter = sys.modules["figure_cache_counter"]
+
+    @figure_cache.cached
+    def build(n: int) -> go.Figure:
+        counter.builds += 1
+        return go.Figure(go.Heatmap(z=[[v * w for w in range(n)] for v in range(n)]))
+
+    fig = build(int(st.query_params.get("n", "5")))
+    if st.query_params.get("change") == "1":
+        fig.update_layout(height=321)  # this session's own copy
+    controls.plot(fig, "chart")
+
+
+def _count_figures_made(monkeypatch) -> list:
+    """Every Plotly figure made in this process from now on (built or rebuilt), by class."""
+    from plotly.basedatatypes import BaseFigure
+
+    made = []
+    init = BaseFigure.__init__
+
+    def counting(self, *args, **kwargs):
+        made.append(type(self).__name__)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(BaseFigure, "__init__", counting)
+    return made
+
+
+def drawing_session(**query) -> AppTest:
+    at = AppTest.from_function(_drawing_script, default_timeout=30)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def test_a_view_drawn_again_from_the_cache_makes_no_plotly_figure(monkeypatch):
+    """The saving of issue #32: the second session's rerun on the same settings neither
+    builds the figure nor rebuilds it from its JSON; it draws the cached JSON as is."""
+    counter = sys.modules.setdefault("figure_cache_counter", types.ModuleType("c"))
+    counter.builds = 0
+    first = drawing_session(n="4")
+    made = _count_figures_made(monkeypatch)
+    second = drawing_session(n="4")
+    assert counter.builds == 1
+    assert made == []
+    specs = [json.loads(at.get("plotly_chart")[0].proto.spec) for at in (first, second)]
+    assert specs[0] == specs[1]
+    assert specs[1]["data"][0]["z"] == [[v * w for w in range(4)] for v in range(4)]
+
+
+def test_a_cached_figure_changed_by_a_session_is_built_and_drawn_changed(monkeypatch):
+    counter = sys.modules.setdefault("figure_cache_counter", types.ModuleType("c"))
+    counter.builds = 0
+    plain = drawing_session(n="3")
+    made = _count_figures_made(monkeypatch)
+    changed = drawing_session(n="3", change="1")
+    assert counter.builds == 1 and made == ["CachedFigure"]
+    spec = json.loads(changed.get("plotly_chart")[0].proto.spec)
+    assert spec["layout"]["height"] == 321
+    assert spec["data"] == json.loads(plain.get("plotly_chart")[0].proto.spec)["data"]
+    assert (
+        "height"
+        not in json.loads(drawing_session(n="3").get("plotly_chart")[0].proto.spec)["layout"]
+    )  # the change stayed in that session's copy
+
+
+def test_a_cached_figure_is_built_from_its_json_when_used():
+    fig = wl.clock_figure(*clock_args(), play="play", pause="pause", columns=4)
+    lazy = figure_cache.CachedFigure(fig.to_json())
+    assert not lazy.built()
+    assert json.loads(json.dumps(lazy.to_dict())) == json.loads(fig.to_json())
+    assert not lazy.built()  # to_dict (st.plotly_chart's only call) parses the JSON
+    assert len(lazy.data) == len(fig.data) and lazy.built()
+    assert json.loads(lazy.to_json()) == json.loads(figure_cache.from_spec(fig.to_json()).to_json())
+    assert isinstance(lazy.data[0].x, np.ndarray) == isinstance(fig.data[0].x, np.ndarray)

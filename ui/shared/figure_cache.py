@@ -29,6 +29,15 @@ presenter fonts) changes only its own copy, and marks it (:func:`came_through`):
 figure without the mark. A builder given a figure (it changes that figure: ``animate_pair``)
 runs as it is, as does every builder outside a script run (unit tests, benches) or with
 an argument ``st.cache_data`` cannot hash (its figure is then not marked).
+
+A cache hit builds no Plotly object until code reads or changes the figure (issue #32):
+the figure returned is a :class:`CachedFigure`, which holds the cached JSON and becomes
+an ordinary ``go.Figure`` (rebuilt from that JSON, as :func:`from_spec` does) the first
+time anything of it is used but :meth:`CachedFigure.to_dict`. A figure only drawn (on a
+desk, outside presenter mode: ``controls.fit_phone`` leaves it alone) goes to
+``st.plotly_chart`` as the cached JSON, parsed: rebuilding the figure, copying it and
+turning its arrays back into base64 took 2-7 ms of a 15-35 ms rerun, on every rerun of
+every session. ``tests/shared/test_figure_cache.py`` counts the figures built.
 """
 
 from __future__ import annotations
@@ -57,7 +66,9 @@ MAX_ENTRIES = 128
 def _spec(name: str, language: str, args: tuple, kwargs: dict, _build: Callable) -> tuple:
     """``(JSON of the figure, *the rest)`` of what ``_build()`` returns (a figure, or a
     tuple whose first item is one); ``name``, ``language``, ``args`` and ``kwargs`` are
-    the key (``_build`` is not hashed: its arguments are)."""
+    the key (``_build`` is not hashed: its arguments are). Called with keywords only:
+    Streamlit looks up the name of each positional argument with ``inspect.signature``
+    on every call."""
     built = _build()
     fig, *rest = built if isinstance(built, tuple) else (built,)
     return (fig.to_json(validate=False), *rest)
@@ -92,6 +103,40 @@ decode_arrays = _arrays
 def from_spec(spec: str) -> go.Figure:
     """A new figure from JSON made by a figure (already valid: not validated again)."""
     return go.Figure(_arrays(json.loads(spec)), skip_invalid=False, _validate=False)
+
+
+class CachedFigure(go.Figure):
+    """A figure from the cache, built from its JSON when first used (module docstring).
+
+    Until then it holds only the JSON (and :data:`MARK`); :meth:`to_dict` (which
+    ``st.plotly_chart``, ``to_json`` and ``to_plotly_json`` call) parses that JSON, a new
+    dict each call. Any other use (reading ``layout``, ``update_layout``, ``data``,
+    printing, copying) first builds the figure in place, exactly as :func:`from_spec`
+    does, and from then on it is that figure: Plotly's own attributes are missing until
+    the build, so their first lookup lands in :meth:`__getattr__`, which builds.
+    """
+
+    def __init__(self, spec=None, *args, **kwargs):
+        if not isinstance(spec, str) or args or kwargs:  # a copy (pickle, deepcopy)
+            super().__init__(spec, *args, **kwargs)
+            return
+        self.__dict__["_cached_json"] = spec  # no super().__init__(): the build, deferred
+
+    def __getattr__(self, name: str):
+        spec = self.__dict__.get("_cached_json")
+        if spec is None:  # built or being built: a name the figure has not (yet)
+            raise AttributeError(name)
+        del self.__dict__["_cached_json"]
+        go.Figure.__init__(self, _arrays(json.loads(spec)), skip_invalid=False, _validate=False)
+        return getattr(self, name)
+
+    def built(self) -> bool:
+        """Whether the figure was built (something used it but :meth:`to_dict`)."""
+        return "_cached_json" not in self.__dict__
+
+    def to_dict(self):
+        spec = self.__dict__.get("_cached_json")
+        return super().to_dict() if spec is None else json.loads(spec)
 
 
 # Set on each figure the cache returns: the sweep test checks every drawn figure has it.
@@ -148,15 +193,15 @@ def cached(builder: Callable) -> Callable:
             return builder(*args, **kwargs)
         try:
             spec, *rest = _spec(
-                name,
-                lang(),
-                tuple(_key(a) for a in args),
-                {k: _key(v) for k, v in kwargs.items()},
-                lambda: builder(*args, **kwargs),
+                name=name,
+                language=lang(),
+                args=tuple(_key(a) for a in args),
+                kwargs={k: _key(v) for k, v in kwargs.items()},
+                _build=lambda: builder(*args, **kwargs),
             )
         except UnhashableParamError:  # an argument st.cache_data cannot hash: build it
             return builder(*args, **kwargs)
-        fig = from_spec(spec)
+        fig = CachedFigure(spec)
         setattr(fig, MARK, True)
         return (fig, *rest) if shape == "tuple" else fig
 
