@@ -58,4 +58,5 @@ TEXTS = {
     "common.download_float32": "The .npy holds float32 (about 7 significant digits): in float64 it would be {size} MB, over the {limit} MB a download here may take.",
     "common.download_too_large": "{rows:,} × {cols:,} numbers are too many for a download here (at most {limit} MB).",
     "common.download_python": "In Python: `{code}`",
+    "a11y.formula_scrolls": "Formula, wider than the page: scroll it sideways with the arrow keys",
 }

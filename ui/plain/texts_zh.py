@@ -58,4 +58,5 @@ TEXTS = {
     "common.download_float32": ".npy 中是 float32（约 7 位有效数字）：用 float64 会有 {size} MB，超过这里每个下载的上限 {limit} MB。",
     "common.download_too_large": "{rows:,} × {cols:,} 个数太多，无法在这里下载（每个下载最多 {limit} MB）。",
     "common.download_python": "在 Python 中：`{code}`",
+    "a11y.formula_scrolls": "公式，比页面宽：用方向键左右滚动",
 }

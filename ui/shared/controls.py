@@ -22,7 +22,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.plain.params import CARRIED, PRESENT
-from ui.shared import menu
+from ui.shared import a11y, menu
 from ui.shared.i18n import t
 from ui.shared.latex_rows import aligned_rows, latex
 from ui.shared.layout import (
@@ -117,6 +117,7 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
     raw = {key: st.query_params.get(key, "") for key in st.query_params.keys()}
     menu.seed_from_url(raw)
     language_switch()  # before the checks, so that notices are in the chosen language
+    a11y.prepare()  # <html lang> in that language, focusable wide formulas (issue #33)
     present = toggle(PRESENT, t("common.present"), t("common.present_help"), container=st.sidebar)
     # A projector's 1024 px are the slide's: the sidebar starts closed (its toggle
     # and the shared settings are one click away). The front end applies this when a

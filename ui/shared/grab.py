@@ -101,12 +101,15 @@ def plot(
     high=None,
     convert: Callable | None = None,
     then: Callable[[], None] | None = None,
+    alt: str | None = None,
 ):
-    """Draw ``fig`` like ``controls.plot``; a click on a point of a picking trace sets
-    ``spec``'s widget (see :func:`setting`), then calls ``then`` (e.g. open a tab)."""
+    """Draw ``fig`` like ``controls.plot`` (``alt``: its text alternative); a click on a
+    point of a picking trace sets ``spec``'s widget (see :func:`setting`), then calls
+    ``then`` (e.g. open a tab)."""
     curves = picking_curves(fig)
     options = dict(low=low, high=high, convert=convert, then=then)
-    return controls.plot(fig, key, where, on_select=partial(_take, key, spec, curves, options))
+    take = partial(_take, key, spec, curves, options)
+    return controls.plot(fig, key, where, on_select=take, alt=alt)
 
 
 def hint(text: str, where=st) -> None:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from ui.plain.params import PRESENT
 from ui.plain.style import STACKED_TOP, legend_below, legend_entries, presenter_fonts
+from ui.shared.a11y import chart_alt
 from ui.shared.i18n import t
 
 
@@ -151,13 +152,21 @@ def square_on_phone(fig):
 PHONE_CONFIG = {"displayModeBar": False}
 
 
-def plot(fig, key: str, where=st, *, on_select=None):
+def plot(fig, key: str, where=st, *, on_select=None, alt: str | None = None):
     """Draw ``fig`` at the full width of ``where``, fitted to the screen (:func:`fit_phone`);
     on a phone without Plotly's mode bar (:data:`PHONE_CONFIG`). ``on_select``: a
-    callback for a click on a point (``ui.shared.grab.plot`` passes it)."""
+    callback for a click on a point (``ui.shared.grab.plot`` passes it).
+
+    ``alt``: the chart's text alternative, one or two sentences in the reader's language
+    on what it shows and what to notice, read by a screen reader right after the chart
+    (:func:`ui.shared.a11y.chart_alt`). Every chart gives one
+    (``tests/sweeps/test_chart_alternatives.py`` fails on a chart without)."""
     config = PHONE_CONFIG if phone() else None
     select = dict(on_select=on_select, selection_mode="points") if on_select else {}
-    return where.plotly_chart(fit_phone(fig), width="stretch", key=key, config=config, **select)
+    drawn = where.plotly_chart(fit_phone(fig), width="stretch", key=key, config=config, **select)
+    if alt:
+        chart_alt(alt, where)
+    return drawn
 
 
 def notes():
