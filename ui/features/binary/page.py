@@ -51,7 +51,7 @@ def render() -> None:
             height=controls.chart_height(460), stacked=controls.stacked(),
             panel_height=controls.chart_height(220),
         )  # fmt: skip
-        controls.plot(fig, "bin_evolution")
+        controls.plot(fig, "bin_evolution", alt=t("binary.alt_evolution", n=shown))
         with st.container() if controls.compact() else formulas:
             for column, name in zip(controls.cells(5), posenc.SCHEMES, strict=True):
                 column.markdown(f"**{names[name]}**")
@@ -130,11 +130,11 @@ def render() -> None:
             ],
             height=controls.chart_height(130 * bits + 100),
         )
-        controls.plot(fig, "bin_waves", right)
+        controls.plot(fig, "bin_waves", right, alt=t("binary.alt_waves", bits=bits))
         right.caption(t("binary.counter_lead"))
         if bits <= 3:  # the evolution article's picture of the codes as points (d_model = 2 and 3)
             space = figs.code_space_figure(codes, position="p", height=controls.chart_height(420))
-            controls.plot(space, "bin_code_space", left)
+            controls.plot(space, "bin_code_space", left, alt=t("binary.alt_code_space", bits=bits))
             steps = np.linalg.norm(np.diff(codes, axis=0), axis=1)
             left.caption(
                 t("binary.code_space", bits=bits, top=f"{steps.max():.3g}", at=steps.argmax())
@@ -173,7 +173,7 @@ def render() -> None:
         fig = figs.steps_figure(
             curves, titles, "p", t("binary.steps_y", k=k), height=controls.chart_height(600)
         )
-        controls.plot(fig, "bin_steps")
+        controls.plot(fig, "bin_steps", alt=t("binary.alt_steps", k=k, n=len(curves)))
         if seq_len - k > figs.MAX_LINE_POINTS:
             group = -(-2 * (seq_len - k) // figs.MAX_LINE_POINTS)
             st.caption(t("binary.steps_envelope", limit=figs.MAX_LINE_POINTS, group=group))

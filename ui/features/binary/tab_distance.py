@@ -47,7 +47,8 @@ def tab(seq_len: int, d_model: int, base: float, names: dict[str, str]) -> None:
         grid, x_title=f"{position} n", y_title=f"{position} m", value_title="‖e(m) − e(n)‖",
         height=controls.chart_height(520), pick_offsets=K.maximum, pick_hover=hover,
     )  # fmt: skip
-    grab.plot(fig, "bin_distance", K, then=show_steps)
+    alt = t("binary.alt_distance", scheme=names[scheme], n=shown)
+    grab.plot(fig, "bin_distance", K, then=show_steps, alt=alt)
     grab.hint(t("binary.distance_pick"))
     shown_notice(grid, shown, seq_len, shown, "binary.distance_capped")
     dip = first_distance_dip(d_model, base, shown)

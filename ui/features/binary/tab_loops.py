@@ -61,7 +61,7 @@ def _loop(kind: str, specs, shown: int, gap: int) -> None:
         path, pair, curve=criteria.sine_table(fine, omegas), position=t("common.position"),
         pair_label=t("binary.loop_pair"), height=controls.chart_height(440),
     )  # fmt: skip
-    controls.plot(fig, f"bin_loop_{kind}")
+    controls.plot(fig, f"bin_loop_{kind}", alt=t(f"binary.alt_loop_{kind}", n=shown))
     if kind == "low" and omegas == list(SEED003_LOW.values()):
         st.caption(t("binary.loop_evolution_note"))
     if pair.i < 0:

@@ -99,4 +99,11 @@ TEXTS = {
     "binary.crit_name_bounded": "Bounded",
     "binary.crit_name_consistent": "Consistent",
     "binary.crit_name_extrapolates": "Extrapolates",
+    "binary.alt_evolution": "Five heatmaps, one per scheme, of the codes of positions 0 to {n} − 1 (positions down, dimensions across): the integer and normalised index grow without bound or squeeze together, the binary counter flips in jumps, the sines change smoothly and stay within [−1, 1].",
+    "binary.alt_waves": "{bits} rows of line charts, one per bit: each binary bit as a square wave over position p, with the sine and cosine of the same period and its smoothed version, so you can see the sine as a smooth counter bit.",
+    "binary.alt_code_space": "The {bits}-bit binary codes of the positions as points joined in order, with their position written beside them: the path jumps corner to corner, with steps of different lengths.",
+    "binary.alt_steps": "{n} line charts, one per scheme, of the distance between the codes of positions p and p + {k} over p: constant for the sines, varying or growing for the other schemes.",
+    "binary.alt_loop_high": "A 3-D path of three fast sines over positions 0 to {n} − 1, with the closest far-apart pair marked: the path closes loops, so far positions come close.",
+    "binary.alt_loop_low": "A 3-D path of three slower sines over positions 0 to {n} − 1, with the closest far-apart pair marked: the path stretches out, so far positions stay apart.",
+    "binary.alt_distance": "Heatmap of the distance between the codes of positions m and n under {scheme}, for the first {n} positions: zero on the diagonal, growing away from it. Click a cell to set the offset k.",
 }

@@ -87,11 +87,14 @@ def render() -> None:
             height=height,
         )  # fmt: skip
         here = controls.beside([1, 1]) if learned is not None else [st.container()]
-        controls.plot(figure, "hm_table", here[0])
+        controls.plot(figure, "hm_table", here[0], alt=t("heatmap.alt_table", L=seq_len, d=d_model))
         if learned is not None:
             learned_table, top = learned_grid(learned)
             learned_figure = figs.table_figure(learned_table, words=words, zmax=top, height=height)
-            controls.plot(learned_figure, "hm_learned", here[1])
+            controls.plot(
+                learned_figure, "hm_learned", here[1],
+                alt=t("heatmap.alt_learned", rows=learned.shape[0], cols=learned.shape[1]),
+            )  # fmt: skip
             here[1].caption(
                 t("heatmap.learned_caption", rows=learned.shape[0], cols=learned.shape[1])
             )
@@ -148,7 +151,7 @@ def render() -> None:
             words=words, height=controls.chart_height(380), stacked=controls.stacked(),
             panel_height=controls.chart_height(240),
         )  # fmt: skip
-        controls.plot(emb_figure, "hm_embedding")
+        controls.plot(emb_figure, "hm_embedding", alt=t("heatmap.alt_embedding", n=len(panels)))
         total = panels["sum"]
         export.offer(
             "embedding_plus_pe", emb_figure, matrix=total if total.size <= data.FULL_MAX else None
@@ -189,13 +192,19 @@ def render() -> None:
             similarity, words=words, reference=reference, height=height, pickable=True
         )
         here = controls.beside([1, 1]) if learned is not None else [st.container()]
-        grab.plot(sim_figure, "hm_similarity", spec.SIM_ROW, where=here[0], high=seq_len - 1)
+        grab.plot(
+            sim_figure, "hm_similarity", spec.SIM_ROW, where=here[0], high=seq_len - 1,
+            alt=t("heatmap.alt_similarity", L=seq_len, half=d_model // 2),
+        )  # fmt: skip
         grab.hint(t("heatmap.sim_pick"), here[0])
         if learned is not None:
             learned_figure = figs.similarity_figure(
                 learned_similarity(learned), words=words, height=height
             )
-            controls.plot(learned_figure, "hm_learned_similarity", here[1])
+            controls.plot(
+                learned_figure, "hm_learned_similarity", here[1],
+                alt=t("heatmap.alt_learned_similarity"),
+            )  # fmt: skip
             here[1].caption(
                 t("heatmap.learned_sim_caption", rows=min(len(learned), SIMILARITY_ROWS))
             )
@@ -212,7 +221,7 @@ def render() -> None:
             data.similarity_row(seq_len, d_model, base, reference), reference, words=words,
             height=controls.chart_height(320),
         )  # fmt: skip
-        controls.plot(curve, "hm_curve")
+        controls.plot(curve, "hm_curve", alt=t("heatmap.alt_curve", r=reference, half=d_model // 2))
         export.offer("pe_similarity_row", curve)
         if stride > 1:
             st.caption(

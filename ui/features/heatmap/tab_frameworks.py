@@ -43,7 +43,7 @@ def tab(framework: str, model: tuple[int, int, float], layout: str, group: bool,
             diff_grid, layout=layout, zmax=peak.worst, value_name=t("heatmap.w_difference"),
             reduce="max_abs", **draw,
         )  # fmt: skip
-        controls.plot(diff_figure, "hm_difference")
+        controls.plot(diff_figure, "hm_difference", alt=t("heatmap.alt_difference", name=diff_name))
         export.offer(f"pe_{compared}_minus_paper", diff_figure)
         if diff_grid.downsampled:
             st.caption(

@@ -61,7 +61,9 @@ def render() -> None:
         grid, t("common.dimension"), t("common.position"), z_title=t("common.value"),
         height=controls.chart_height(380),
     )  # fmt: skip
-    controls.plot(figure, "home_heatmap")
+    controls.plot(
+        figure, "home_heatmap", alt=t("home.alt_heatmap", seq_len=seq_len, d_model=d_model)
+    )
     export.offer("pe_table", figure)
     downsampled_notice(grid, seq_len, d_model)
     st.caption(t("home.heatmap_notice", seq_len=seq_len, d_model=d_model, base=f"{base:g}"))

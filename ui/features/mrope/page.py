@@ -69,7 +69,7 @@ def render() -> None:
             overlap_ids=pos.ids[0, late], overlap_label=t("mrope.overlap_mark", p=pos.resume),
             resume=pos.resume, height=controls.chart_height(420),
         )  # fmt: skip
-        controls.plot(fig, "mrope_positions_chart")
+        controls.plot(fig, "mrope_positions_chart", alt=t("mrope.alt_positions", p=pos.resume))
         if step > 1:
             st.caption(t("mrope.positions_sampled", step=step, n=n))
         st.caption(
@@ -97,7 +97,8 @@ def render() -> None:
                 lengths, axis, title=t(f"mrope.layout_{layout}"), **words,
                 height=controls.chart_height(300),
             )  # fmt: skip
-            controls.plot(fig, f"mrope_pairs_{layout}_chart")
+            alt = t("mrope.alt_pairs", layout=t(f"mrope.layout_{layout}"))
+            controls.plot(fig, f"mrope_pairs_{layout}_chart", alt=alt)
             st.caption(pairs_notice(layout, found, lengths, cols))
         with controls.notes():
             st.markdown(t("mrope.pairs_notes"))
@@ -124,7 +125,8 @@ def render() -> None:
             query_label=t("mrope.query_star"), hover=t("mrope.hover"), stacked=stacked,
             panel_width=controls.chart_height(250 if stacked else 175),
         )  # fmt: skip
-        grab.plot(fig, "mrope_picture_chart", sp.QUERY, high=n - 1)
+        alt = t("mrope.alt_picture", n=len(data.METHODS), rows=rows, cols=cols)
+        grab.plot(fig, "mrope_picture_chart", sp.QUERY, high=n - 1, alt=alt)
         grab.hint(t("mrope.pick"))
         row, col = found.query
         st.caption(t("mrope.query_at", row=row, col=col, rows=rows, cols=cols))

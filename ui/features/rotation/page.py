@@ -30,7 +30,7 @@ def render() -> None:
         fig_t = figs.matrix_figure(
             idx, window, dims, axis_title=t("rotation.axis_dim"), height=chart(520)
         )
-        controls.plot(fig_t, "rot_t_chart", left)
+        controls.plot(fig_t, "rot_t_chart", left, alt=t("rotation.alt_t", k=k))
         if idx.size < d_model:
             left.caption(t("rotation.t_window", runs=data.runs(idx), d_model=d_model))
         left.caption(t("rotation.t_lead"))
@@ -39,6 +39,7 @@ def render() -> None:
             figs.block_figure(block, dims, axis_title=t("rotation.axis_dim"), height=chart(280)),
             "rot_block_chart",
             right,
+            alt=t("rotation.alt_block", pair=pair, k=k),
         )
         st.latex(figs.block_latex(pair, k, block))
         st.latex(figs.angle_latex(pair, d_model, base, k, omega))
@@ -90,7 +91,7 @@ def render() -> None:
             y_title=t("rotation.axis_residual"),
             height=chart(340),
         )
-        controls.plot(fig_r, "rot_check_chart")
+        controls.plot(fig_r, "rot_check_chart", alt=t("rotation.alt_check", k=k))
         if check.pool > 1:
             st.caption(t("rotation.check_pooled", pool=check.pool))
         note = data.coefficient_note(coef, d_model, base, k)
@@ -128,7 +129,8 @@ def render() -> None:
             circle.positions, circle.angles, p, k, omega, names=names,
             p_title=t("rotation.axis_p"), height=chart(480),
         )  # fmt: skip
-        grab.plot(fig_c, "rot_circle_chart", specs.POS, where=left)
+        alt = t("rotation.alt_circle", p=p, k=k, angle=f"{rest:.4f}")
+        grab.plot(fig_c, "rot_circle_chart", specs.POS, where=left, alt=alt)
         grab.hint(t("rotation.circle_pick"), left)
         turns = round((omega * k - rest) / (2 * np.pi))
         right.latex(
@@ -192,7 +194,7 @@ def render() -> None:
             picks=data.dot_picks(seq_len, d_model, base, k)[:3],
             pick_text=t("rotation.dot_pick_hover"),
         )
-        grab.plot(fig_d, "rot_dot_chart", specs.K)
+        grab.plot(fig_d, "rot_dot_chart", specs.K, alt=t("rotation.alt_dot", k=k, L=seq_len))
         grab.hint(t("rotation.dot_pick"))
         st.caption(t("rotation.dot_notice"))
         st.markdown(

@@ -68,7 +68,7 @@ def tab(setting: tuple[int, int, float, float, str], pair: int, dims: np.ndarray
         title=t("rotation.fit_w_title"),
         height=chart(440),
     )
-    controls.plot(fig_w, "rot_fit_w_chart", left)
+    controls.plot(fig_w, "rot_fit_w_chart", left, alt=t("rotation.alt_fit_w"))
     fig_e = figs.pair_error_figure(
         fit.pair_errors,
         view.slow_from,
@@ -78,7 +78,7 @@ def tab(setting: tuple[int, int, float, float, str], pair: int, dims: np.ndarray
         slow_label=t("rotation.fit_slow_line"),
         height=chart(440),
     )
-    controls.plot(fig_e, "rot_fit_error_chart", right)
+    controls.plot(fig_e, "rot_fit_error_chart", right, alt=t("rotation.alt_fit_error"))
     drawn_line = view.slow_from is not None and view.slow_from < view.pairs
     st.caption(t("rotation.fit_notice" if drawn_line else "rotation.fit_notice_no_line"))
     st.caption(t("rotation.fit_sine_only_notice"))

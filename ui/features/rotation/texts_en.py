@@ -105,4 +105,11 @@ TEXTS = {
     "rotation.t_lead": "Only the 2×2 blocks of the pairs are non-zero: pair i turns by its own angle ωᵢk and never mixes with another.",
     "rotation.check_lead": "T(k) applied to every row: the largest residual over all {L} positions is {worst}, below the float64 rounding {bound} of the largest angle, so one T(k) serves every p.",
     "rotation.fit_lead": "A matrix W fitted by least squares to the pairs (PE[p], PE[p + k]), compared with T(k).",
+    "rotation.alt_t": "Heatmap of the matrix T(k) for k = {k}, dimensions on both axes: zero everywhere but 2 × 2 blocks on the diagonal, one rotation per pair.",
+    "rotation.alt_block": "Heatmap of the 2 × 2 block of pair {pair} in T({k}): cos on the diagonal, −sin and sin off it, a rotation by ω·k.",
+    "rotation.alt_check": "Line chart of the residual |T(k)·PE(p) − PE(p + k)| over positions p for k = {k}, with the float rounding level: the residual stays at rounding size for every p.",
+    "rotation.alt_circle": "One pair's positions as points on the unit circle, position p = {p} and p + {k} marked, joined by the arc of the turn ({angle} rad): the same turn from every p. Click a point to set p.",
+    "rotation.alt_dot": "Line charts of PE(p)·PE(p + k) and of the distance ‖PE(p) − PE(p + k)‖ against the offset k up to {L} − 1, with k = {k} marked: both depend on k only, not on p. Click a point to set k.",
+    "rotation.alt_fit_w": "Heatmap of the matrix W fitted by least squares to map PE(p) to PE(p + k), dimensions on both axes: close to T(k)'s 2 × 2 blocks.",
+    "rotation.alt_fit_error": "Line chart of the fit's error per pair: small for the fast pairs, larger for the slow pairs past the marked line, whose sines barely move over the fitted positions.",
 }

@@ -105,4 +105,11 @@ TEXTS = {
     "rotation.t_lead": "只有各对的 2×2 块非零：第 i 对按自己的角度 ωᵢk 旋转，从不与别的对混合。",
     "rotation.check_lead": "把 T(k) 作用于每一行：全部 {L} 个位置上的最大残差为 {worst}，低于最大角度的 float64 舍入误差 {bound}，所以一个 T(k) 适用于每个 p。",
     "rotation.fit_lead": "用最小二乘拟合 (PE[p], PE[p + k]) 对得到矩阵 W，再与 T(k) 比较。",
+    "rotation.alt_t": "k = {k} 时矩阵 T(k) 的热图，两条轴都是维度：除对角线上的 2 × 2 块外处处为零，每个频率对一个旋转。",
+    "rotation.alt_block": "T({k}) 中频率对 {pair} 的 2 × 2 块的热图：对角线上是 cos，对角线外是 −sin 和 sin，即旋转 ω·k。",
+    "rotation.alt_check": "折线图：k = {k} 时残差 |T(k)·PE(p) − PE(p + k)| 随位置 p 的变化，以及浮点舍入水平：对每个 p，残差都停留在舍入量级。",
+    "rotation.alt_circle": "一个频率对的各位置画成单位圆上的点，标出位置 p = {p} 和 p + {k}，中间连着转过的弧（{angle} 弧度）：从任何 p 出发转角都相同。点击一个点可设置 p。",
+    "rotation.alt_dot": "折线图：PE(p)·PE(p + k) 与距离 ‖PE(p) − PE(p + k)‖ 随偏移 k（到 {L} − 1）的变化，标出 k = {k}：两者都只依赖 k，与 p 无关。点击一个点可设置 k。",
+    "rotation.alt_fit_w": "用最小二乘拟合、把 PE(p) 映到 PE(p + k) 的矩阵 W 的热图，两条轴都是维度：接近 T(k) 的 2 × 2 块。",
+    "rotation.alt_fit_error": "折线图：拟合在每个频率对上的误差：快的频率对很小，标线之后的慢频率对较大，因为它们的正弦在拟合的位置上几乎不动。",
 }

@@ -45,7 +45,7 @@ def render() -> None:
             r, curves, t5, names=NAMES, train=train, **labels, t5_title=t("schemes.t5_bucket"),
             train_label=t("schemes.train_mark"), height=controls.chart_height(560),
         )  # fmt: skip
-        controls.plot(fig, "sc_distance_chart")
+        controls.plot(fig, "sc_distance_chart", alt=t("schemes.alt_distance", train=train))
         rows = posenc.learned_position_embeddings(data.LEARNED).shape[0]
         rest = f"{1 - data.PARTIAL:.0%}"
         st.caption(
@@ -67,7 +67,7 @@ def render() -> None:
             stacked=controls.stacked(), height=controls.chart_height(380),
             panel_height=controls.chart_height(300),
         )  # fmt: skip
-        controls.plot(fig, "sc_matrix_chart")
+        controls.plot(fig, "sc_matrix_chart", alt=t("schemes.alt_matrix", n=len(mats), L=length))
         st.caption(
             t(
                 "schemes.matrix_notice",

@@ -50,7 +50,7 @@ def tab(gram_formula: str) -> None:
         height=controls.chart_height(460 if three else 400),
         panel_height=controls.chart_height(380 if three else 320),
     )  # fmt: skip
-    controls.plot(fig, "sc_pca_chart")
+    controls.plot(fig, "sc_pca_chart", alt=t("schemes.alt_pca", n=3 if three else 2))
     sin_pc, mini_pc = (percent(float(a.explained[: 3 if three else 2].sum())) for a in (sin, mini))
     step = float(dominant_frequencies(mini.pca[:, :2])[0])  # how fast MiniLM's PC plane turns
     turn = dict(step=f"{step:.2f}", period=f"{2 * np.pi / step:.1f}")
@@ -68,7 +68,7 @@ def tab(gram_formula: str) -> None:
         y_title=t("schemes.position"), stacked=stacked, height=controls.chart_height(380),
         panel_height=controls.chart_height(300),
     )  # fmt: skip
-    controls.plot(gram, "sc_gram_chart")
+    controls.plot(gram, "sc_gram_chart", alt=t("schemes.alt_gram"))
     mini_toe, mini_shift = percent(mini.toeplitz), percent(mini.shift)
     st.caption(t("schemes.gram_notice", mini_toe=mini_toe, mini_shift=mini_shift))
     freq = figs.frequency_figure(
@@ -76,7 +76,7 @@ def tab(gram_formula: str) -> None:
         omega_name=t("schemes.omega"), x_title=t("schemes.column"),
         y_title=t("schemes.frequency"), height=controls.chart_height(380),
     )  # fmt: skip
-    controls.plot(freq, "sc_freq_chart")
+    controls.plot(freq, "sc_freq_chart", alt=t("schemes.alt_freq"))
     slow = int(np.count_nonzero(np.isclose(mini.frequencies, 2 * np.pi / mini.cosine.size)))
     st.caption(t("schemes.freq_notice", slow=slow, cols=mini.frequencies.size))
     cosine = figs.cosine_figure(
@@ -84,7 +84,7 @@ def tab(gram_formula: str) -> None:
         x_title=t("schemes.cos_distance"), y_title=t("schemes.cosine"),
         height=controls.chart_height(340),
     )  # fmt: skip
-    controls.plot(cosine, "sc_cos_chart")
+    controls.plot(cosine, "sc_cos_chart", alt=t("schemes.alt_cos"))
     near = {f"{key}{r}": f"{a.cosine[r]:.2f}" for key, a in (("sin", sin), ("mini", mini))
             for r in (1, 100)}  # fmt: skip
     st.caption(t("schemes.cos_notice", **near))

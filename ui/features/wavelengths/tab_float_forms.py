@@ -33,7 +33,7 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
         height=controls.chart_height(340),
         stacked=controls.stacked(),
     )
-    controls.plot(fig_forms, "wl_forms_chart")
+    controls.plot(fig_forms, "wl_forms_chart", alt=t("wavelengths.alt_forms", half=d_model // 2))
     worse = [k for k, c in forms["compare"].items() if c.log_ulps > c.power_ulps]
     verdict = "forms_log_worse" if worse else "forms_log_not_worse"
     st.caption(
@@ -68,7 +68,7 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
         y_title=t("wavelengths.drift_axis"),
         height=controls.chart_height(380),
     )
-    controls.plot(fig_drift, "wl_drift_chart")
+    controls.plot(fig_drift, "wl_drift_chart", alt=t("wavelengths.alt_drift", L=seq_len))
     export.offer("float32_drift", fig_drift, matrix=np.column_stack([drift_pos, *drift]))
     with controls.notes():
         st.markdown(t("wavelengths.forms_intro"))

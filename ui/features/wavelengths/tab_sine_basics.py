@@ -48,7 +48,8 @@ def tab() -> None:
     fig = figs.sine_figure(
         a, b, c, d, marks=marks, height=controls.chart_height(400), stacked=controls.stacked()
     )
-    controls.plot(fig, "wl_basics_chart")
+    alt = t("wavelengths.alt_basics", a=f"{a:g}", period=f"{parts.period:.4g}", d=f"{d:g}")
+    controls.plot(fig, "wl_basics_chart", alt=alt)
     st.markdown(
         t("wavelengths.basics_readout", a=f"{a:g}", period=f"{parts.period:.4g}",
           frequency=f"{parts.frequency:.4g}", shift=f"{parts.shift:.4g}", d=f"{d:g}")

@@ -122,4 +122,11 @@ TEXTS = {
     "wavelengths.lambda_short_notice": "Straight lines on a log axis: λᵢ grows by the same factor b^(2/d) from pair to pair, from 2π up to {longest} positions.",
     "wavelengths.forms_lead": "The same ωᵢ computed in two ways, each measured in ulps (units in the last place) against the exact value.",
     "wavelengths.drift_lead": "A float32 table built like PyTorch's drifts from the exact one as p grows: the largest error in row p at a few positions, then over all p.",
+    "wavelengths.alt_lambda": "Line chart of the wavelength λᵢ of each of the {half} pairs on a log scale, one line per base ({n}), and the context length {context} as a horizontal line: pairs above that line turn less than once over the context. Click a point to see that pair's curves.",
+    "wavelengths.alt_curves": "Line chart of the chosen dimensions {dims} against position: sine and cosine waves, faster for low dimensions, slower for high ones.",
+    "wavelengths.alt_vectors": "Bar charts of the whole encoding vector at positions {positions}, one panel per position: the first entries differ a lot between nearby positions, the last ones hardly at all.",
+    "wavelengths.alt_clock": "{n} clock dials, one per pair, each hand at angle ωᵢ·p starting from position p = {p}; press Play to turn them: fast pairs spin, slow pairs barely move.",
+    "wavelengths.alt_forms": "Line chart of the float error, in units in the last place, of the two ways to compute ωᵢ for each of the {half} pairs, one line per formula: where one form rounds worse than the other.",
+    "wavelengths.alt_drift": "Line chart of how far float32 sinusoids drift from exact ones over positions 0 to {L} − 1, one line per way of computing them and the rounding bound: the error grows with the position.",
+    "wavelengths.alt_basics": "Line chart of y = a·sin(b(x − c)) + d with the midline y = {d}, the period {period} and the amplitude {a} marked and labelled on the curve.",
 }

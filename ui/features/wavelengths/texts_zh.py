@@ -122,4 +122,11 @@ TEXTS = {
     "wavelengths.lambda_short_notice": "在对数坐标上是直线：相邻两对的波长之比恒为 b^(2/d)，λᵢ 从 2π 增长到 {longest} 个位置。",
     "wavelengths.forms_lead": "用两种方式计算同一个 ωᵢ，各自与精确值比较，误差以 ulp（最后一位的单位）计。",
     "wavelengths.drift_lead": "按 PyTorch 的方式用 float32 建的表，随 p 增大而偏离精确值：先看几个位置上第 p 行的最大误差，再看所有 p。",
+    "wavelengths.alt_lambda": "折线图：对数刻度上 {half} 个频率对各自的波长 λᵢ，每个底数一条线（共 {n} 个），上下文长度 {context} 是一条水平线：在这条线以上的频率对在整个上下文中转不满一圈。点击一个点可看该频率对的曲线。",
+    "wavelengths.alt_curves": "折线图：所选维度 {dims} 随位置的变化：正弦和余弦波，低维快，高维慢。",
+    "wavelengths.alt_vectors": "柱状图：位置 {positions} 处的整个编码向量，每个位置一个面板：前面的分量在相邻位置之间差别很大，后面的几乎不变。",
+    "wavelengths.alt_clock": "{n} 个时钟表盘，每个频率对一个，指针角度为 ωᵢ·p，从位置 p = {p} 开始；按“播放”让它们转动：快的频率对飞转，慢的几乎不动。",
+    "wavelengths.alt_forms": "折线图：两种计算 ωᵢ 的方法在 {half} 个频率对上的浮点误差（以末位单位计），每个公式一条线：哪一种舍入更差。",
+    "wavelengths.alt_drift": "折线图：float32 计算的正弦在位置 0 到 {L} − 1 上偏离精确值多少，每种计算方法一条线，以及舍入的界：误差随位置增长。",
+    "wavelengths.alt_basics": "折线图：y = a·sin(b(x − c)) + d，曲线上标出了中线 y = {d}、周期 {period} 和振幅 {a}。",
 }
