@@ -26,6 +26,7 @@ from posenc.attention import (
 )
 from posenc.rope_base import TABLE_PLAN
 from posenc.rope_pairs import PairCounts
+from ui.features.rope.data_models import PRESETS, config_of
 from ui.features.rope.specs import METHODS
 from ui.plain.grids import MAX_LINE_POINTS, Grid, grid_from_row_means, steps
 from ui.plain.tokens import token_vector, tokenize
@@ -277,6 +278,81 @@ def extension_view(
         "distances": r,
         "scores": scores,
         "bounds": bounds,
+    }
+
+
+# Lengths L drawn on the temperature chart (log-spaced; every curve is known at every L).
+ENTROPY_POINTS = 400
+# Softmax multipliers of the temperature view, as powers of the attention factor a.
+TEMPERATURES = {"off": 0, "on": 2, "twice": 4}
+
+
+def entropy_lengths(context: int, points: int = ENTROPY_POINTS) -> np.ndarray:
+    """Distinct lengths 1 .. ``context``, log-spaced, both ends included."""
+    grid = np.geomspace(1, context, num=min(points, context))
+    return np.unique(np.rint(grid).astype(np.int64))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def temperature_view(
+    *,
+    head_dim: int,
+    base: float,
+    layout: str,
+    kind: str,
+    text: str,
+    seed: int,
+    scaling: str,
+    factor: float,
+    original: int,
+) -> dict:
+    """The last query's attention entropy H(L) over its L nearest keys, all carrying the
+    extension tab's content (the score S(r) of q with itself r positions apart, / sqrt(d)):
+    plain RoPE, and ``scaling``'s frequencies with the scores times a^0, a^2 (as the
+    method sets it) and a^4 (applied twice), by posenc.prefix_entropies."""
+    context = extended_context(factor, original)
+    c = make_content(head_dim, 1, kind, text, seed)
+    r = np.arange(context, dtype=np.float64)
+    norm = math.sqrt(head_dim)
+    plain, _ = posenc.rope_frequencies(head_dim, base)
+    inv, a = posenc.rope_frequencies(
+        head_dim, base, scaling=SCALINGS[scaling], factor=factor,
+        original_context=original, context=context,
+    )  # fmt: skip
+
+    def scores(theta: np.ndarray) -> np.ndarray:
+        return relative_scores(c.q[0], c.q[0], r, theta, layout=layout) / norm
+
+    entropy = {"plain": posenc.prefix_entropies(scores(plain))}
+    powers = TEMPERATURES if a != 1.0 else {"off": 0}
+    stretched = scores(inv)
+    for key, power in powers.items():
+        entropy[key] = posenc.prefix_entropies(stretched, scale=a**power)
+    lengths = entropy_lengths(context)
+    return {
+        "context": context,
+        "attention_factor": a,
+        "lengths": lengths,
+        "curves": {key: h[lengths - 1] for key, h in entropy.items()},
+        "at_context": {key: float(h[-1]) for key, h in entropy.items()},
+        "trained": float(entropy["plain"][min(original, context) - 1]),
+    }
+
+
+def deepseek_temperature() -> dict[str, float]:
+    """DeepSeek-V3's split of YaRN's temperature, from its config.json (the preset): the
+    factor inside RoPE (posenc.rope_from_config) and the softmax scale's extra
+    mu(s, mscale_all_dim)^2 (posenc.yarn_mscale), and their product on every score."""
+    config = config_of(PRESETS["deepseek_v3"])
+    scaling = config["rope_scaling"]
+    rope_factor = posenc.rope_from_config(config)[1]
+    softmax = posenc.yarn_mscale(scaling["factor"], scaling["mscale_all_dim"]) ** 2
+    return {
+        "factor": float(scaling["factor"]),
+        "rope": rope_factor,
+        "softmax": softmax,
+        "total": rope_factor**2 * softmax,
+        "yarn": posenc.yarn_mscale(scaling["factor"]) ** 2,  # plain YaRN's a^2 at that s
     }
 
 

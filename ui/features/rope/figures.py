@@ -436,3 +436,62 @@ def base_sums_figure(
     fig.update_yaxes(title=y_title)
     fig.update_layout(showlegend=failure is not None)
     return style(fig, height=height)
+
+
+# The temperature chart: plain RoPE, then the method without, with and twice its factor.
+ENTROPY_STYLE = {
+    "plain": (METHOD_STYLE["none"][0], "solid"),
+    "off": (PALETTE[1], "dot"),
+    "on": (PALETTE[3], "solid"),
+    "twice": (PALETTE[4], "dash"),
+}
+ENTROPY_MARKERS = {"plain": "circle", "off": "x", "on": "diamond", "twice": "triangle-up"}
+
+
+def entropy_figure(
+    lengths: np.ndarray,
+    curves: Mapping,
+    *,
+    original: int,
+    trained: float,
+    names: Mapping,
+    x_title: str,
+    y_title: str,
+    original_label: str,
+    trained_label: str,
+    height: int = 420,
+) -> go.Figure:
+    """Attention entropy H(L) over the context length L (log axis), one line per curve
+    (each also told apart by its dash and a few markers, not by colour alone); a dashed
+    vertical line at L0 and a dotted level line at plain RoPE's H(L0)."""
+    fig = go.Figure()
+    x = np.asarray(lengths)
+    hover = f"%{{fullData.name}}<br>{x_title} = %{{x}}<br>{y_title} = %{{y:.4f}}<extra></extra>"
+    for key, y in curves.items():
+        color, dash = ENTROPY_STYLE[key]
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=np.asarray(y),
+                mode="lines+markers",
+                name=names[key],
+                line=dict(color=color, dash=dash, width=2),
+                # A few markers only: one on each of 400 points would hide the dash.
+                marker=dict(symbol=ENTROPY_MARKERS[key], size=9, color=color, maxdisplayed=12),
+                hovertemplate=hover,
+            )
+        )
+    fig.add_vline(x=original, line=dict(color="#555", dash="dash", width=1))
+    fig.add_hline(y=trained, line=dict(color="#555", dash="dot", width=1))
+    fig.add_annotation(
+        x=np.log10(original), y=1, xref="x", yref="paper", text=original_label,
+        showarrow=False, xanchor="left", yanchor="top",
+    )  # fmt: skip
+    fig.add_annotation(
+        x=0, y=trained, xref="paper", yref="y", text=trained_label,
+        showarrow=False, xanchor="left", yanchor="bottom",
+    )  # fmt: skip
+    fig.update_xaxes(title=x_title, type="log")
+    fig.update_yaxes(title=y_title, rangemode="tozero")
+    _legend_on_top(fig)
+    return style(fig, height=height)
