@@ -115,7 +115,7 @@ def render() -> None:
         view = data.score_view(**settings)
         draw = dict(attention=how != "scores", height=controls.chart_height(620))
         fig = figs.score_heatmap(view.grid, **POS, tokens=view.tokens, **draw)
-        controls.plot(fig, "rope_scores_chart")
+        controls.plot(fig, "rope_scores_chart", alt=t("rope.alt_scores", L=length))
         downsampled_notice(view.grid, length, length)
         label = t("rope.residual", max_abs=f"{view.max_abs:.3g}", shift=view.period)
         label = label if view.period else t("rope.no_period")
@@ -154,7 +154,7 @@ def render() -> None:
         play = dict(play=t("rope.pair_play"), pause=t("rope.pair_pause"), names=legend,
                     legend_rows=4 if controls.phone() else 0)  # fmt: skip
         figs.animate_pair(fig, frames, **play)
-        controls.plot(fig, "rope_pair_chart", left)
+        controls.plot(fig, "rope_pair_chart", left, alt=t("rope.alt_pair", pair=j, m=m, n=n))
         left.caption(t("rope.pair_animation"))
         for key in ("measured", "score"):
             right.metric(t(f"rope.pair_{key}"), f"{ps[key]:.6f}", help=t(f"rope.pair_{key}_help"))
@@ -180,7 +180,7 @@ def render() -> None:
         labels = dict(x_title=t("rope.distance"), y_title=t(f"rope.decay_{decay}"))
         height = controls.chart_height(440)
         fig = figs.decay_figure(distances, curves, names=names, **labels, height=height)
-        controls.plot(fig, "rope_decay_chart")
+        controls.plot(fig, "rope_decay_chart", alt=t("rope.alt_decay", n=len(curves)))
         st.caption(t(f"rope.decay_notice_{decay}", d=head_dim))
         export.offer("rope_decay", fig, matrix=np.column_stack([distances, *curves.values()]))
 
@@ -194,7 +194,7 @@ def render() -> None:
             grids, titles, **POS, tokens=views[0].tokens, height=height,
             stacked=controls.stacked(), panel_height=controls.chart_height(300),
         )  # fmt: skip
-        controls.plot(fig, "rope_compare_chart")
+        controls.plot(fig, "rope_compare_chart", alt=t("rope.alt_compare", L=length))
         downsampled_notice(grids[0], length, length)
         for col, title, v in zip(st.columns(3), titles, views, strict=True):
             col.metric(
@@ -214,7 +214,7 @@ def render() -> None:
         st.latex(FORMULAS["layouts"])
         rows = [t("rope.layout_interleaved"), t("rope.layout_split")]
         fig = figs.layout_figure(head_dim, perm, row_labels=rows, x_title=t("rope.layout_dim"))
-        controls.plot(fig, "rope_layout_chart")
+        controls.plot(fig, "rope_layout_chart", alt=t("rope.alt_layouts", d=head_dim))
         check = data.layout_check(*model, length, *content)
         for col, key in zip(st.columns(3), ("permuted", "vectors", "unpermuted"), strict=True):
             tip = t(f"rope.check_{key}_help")

@@ -84,7 +84,7 @@ def tab() -> None:
         found["offsets"], found["sums"], failure, x_title=t("rope.bound_offset"),
         y_title="B(m)", failure_name=t("rope.bound_first"), height=controls.chart_height(380),
     )  # fmt: skip
-    controls.plot(fig, "rope_bound_chart")
+    controls.plot(fig, "rope_bound_chart", alt=t("rope.alt_bound", base=f"{base:,g}"))
     if found["block"] > 1:
         st.caption(
             t("rope.bound_envelope", count=number(found["count"]), block=number(found["block"]))

@@ -55,14 +55,14 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
     kw = dict(names=names, x_title=t("rope.pair_index"), height=controls.chart_height(360))
     left, right = controls.beside([1, 1])
     fig = figs.frequency_figure(ext["inv_freq"], y_title="θⱼ", **kw)
-    controls.plot(fig, "rope_inv_chart", left)
+    controls.plot(fig, "rope_inv_chart", left, alt=t("rope.alt_inv", pairs=pairs))
     method = "llama3" if scaling == "llama3" else "yarn"  # whose thresholds are drawn
     marks = {
         t(f"rope.turns_fast_{method}"): TURNS_FAST[method],
         t(f"rope.turns_slow_{method}"): 1.0,
     }
     fig = figs.frequency_figure(ext["turns"], y_title=t("rope.turns"), thresholds=marks, **kw)
-    controls.plot(fig, "rope_turns_chart", right)
+    controls.plot(fig, "rope_turns_chart", right, alt=t("rope.alt_turns", orig=orig))
     st.caption(t("rope.frequency_lead", orig=orig))
     kinds = ("method", *data.PAIR_KINDS)
     rows = [[names[code], *ext["counts"][code].values()] for code in data.SCALINGS]
@@ -74,7 +74,7 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
     texts |= dict(y_titles=["S(r)", t("rope.decay_bound")], original_label=f"L₀ = {orig}")
     texts |= dict(names=names, height=controls.chart_height(560), narrow=controls.phone())
     fig = figs.extension_figure(ext["distances"], ext["scores"], ext["bounds"], orig, **texts)
-    controls.plot(fig, "rope_ext_chart")
+    controls.plot(fig, "rope_ext_chart", alt=t("rope.alt_ext", orig=orig))
     counts = ext["counts"][scaling]
     unchanged = scaling != "none" and counts["kept"] == pairs
     notice = "ext_unchanged" if unchanged else "ext_notice"

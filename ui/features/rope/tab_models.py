@@ -157,7 +157,7 @@ def tab() -> None:
         critical_label=t("rope.models_critical", j=j), x_title=t("rope.pair_index"),
         y_title=t("rope.models_wavelength"), height=controls.chart_height(440),
     )  # fmt: skip
-    controls.plot(fig, "rope_models_chart")
+    controls.plot(fig, "rope_models_chart", alt=t("rope.alt_models", pairs=pairs))
     if j is None:
         st.caption(t("rope.models_notice_all", pairs=pairs, orig=f"{L0:,}"))
     else:
@@ -247,7 +247,7 @@ def longrope_section(m: mp.RopeModel) -> None:
         x_title=t("rope.pair_index"), y_title=t("rope.models_factor"),
         height=controls.chart_height(360),
     )  # fmt: skip
-    controls.plot(fig, "rope_models_factors")
+    controls.plot(fig, "rope_models_factors", alt=t("rope.alt_factors", active=names[active]))
     L0 = f"{m.original_context:,}"
     changed = int(np.sum(short != long))
     st.caption(t(f"rope.models_longrope_{active}", length=f"{length:,}", orig=L0))
@@ -269,7 +269,7 @@ def ntk_section(m: mp.RopeModel) -> None:
         growth["lengths"], growth["base"], growth["speed"], marks=marks, names=names,
         x_title=t("rope.models_len"), height=controls.chart_height(380),
     )  # fmt: skip
-    controls.plot(fig, "rope_models_ntk")
+    controls.plot(fig, "rope_models_ntk", alt=t("rope.alt_ntk", length=f"{length:,}"))
     at = int(np.flatnonzero(growth["lengths"] == length)[0])
     st.caption(
         t("rope.models_ntk_caption", length=f"{length:,}", orig=f"{m.original_context:,}",

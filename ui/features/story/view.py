@@ -114,7 +114,7 @@ def _slider(spec, name: str, container=st):
 
 
 def _plot(fig, name: str) -> None:
-    controls.plot(fig, f"story_{name}_chart")
+    controls.plot(fig, f"story_{name}_chart", alt=t(f"story.alt_{name}"))
 
 
 def _stacked() -> bool:
