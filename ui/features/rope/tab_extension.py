@@ -4,6 +4,8 @@ computes them (``posenc.rope_frequencies``)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -29,6 +31,63 @@ FORMULAS = {  # per method, shared by both languages
 }
 # Turns inside L0 above which a method keeps theta_j (below 1 turn both use theta_j / s).
 TURNS_FAST = {"yarn": YARN_BETA_FAST, "llama3": LLAMA3_HIGH_FREQ_FACTOR}
+
+
+ENTROPY = (
+    r"H(L) = -\sum_{r<L} p_r \ln p_r,\quad p_r = \frac{e^{\lambda S(r)}}"
+    r"{\sum_{r'<L} e^{\lambda S(r')}},\quad \lambda \in \{1,\ a^2,\ a^4\}"
+)
+
+
+def nats(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def keys(entropy: float) -> str:
+    """e^H, the number of keys' worth the attention spreads over."""
+    return f"{math.exp(entropy):,.1f}"
+
+
+def temperature(model, layout, content, scaling: str, factor: float, orig: int) -> None:
+    """YaRN's temperature: the last query's attention entropy as its context grows, with
+    the method's attention factor a left out, applied (a^2 on every score) and applied twice."""
+    (head_dim, base), (kind, text, seed) = model, content
+    view = data.temperature_view(
+        head_dim=head_dim, base=base, layout=layout, kind=kind, text=text, seed=seed,
+        scaling=scaling, factor=factor, original=orig,
+    )  # fmt: skip
+    method = t(f"rope.method_{scaling}")
+    st.markdown(f"#### {t('rope.temp_title')}")
+    st.markdown(t("rope.temp_lead"))
+    controls.latex(ENTROPY)
+    names = {key: t(f"rope.temp_{key}", method=method) for key in view["curves"]}
+    fig = figs.entropy_figure(
+        view["lengths"], view["curves"], original=orig, trained=view["trained"], names=names,
+        x_title=t("rope.temp_length"), y_title=t("rope.temp_entropy"),
+        original_label=f"L₀ = {orig}", trained_label=t("rope.temp_trained"),
+        height=controls.chart_height(420),
+    )  # fmt: skip
+    controls.plot(fig, "rope_temp_chart", alt=t("rope.alt_temp", orig=orig))
+    h, a = view["at_context"], view["attention_factor"]
+    shown = dict(method=method, context=view["context"], orig=orig, off=nats(h["off"]),
+                 keys_off=keys(h["off"]), trained=nats(view["trained"]),
+                 keys_trained=keys(view["trained"]))  # fmt: skip
+    if "on" not in h:
+        st.caption(t("rope.temp_notice_none", **shown))
+        return
+    shown |= dict(a2=f"{a * a:.4g}", on=nats(h["on"]), keys_on=keys(h["on"]),
+                  twice=nats(h["twice"]), keys_twice=keys(h["twice"]))  # fmt: skip
+    gained, taken = h["off"] - view["trained"], h["off"] - h["on"]
+    if gained > 0:  # then say how much of the gain a^2 takes back
+        st.caption(t("rope.temp_notice_gain", gained=nats(gained), taken=nats(taken), **shown))
+    else:
+        st.caption(t("rope.temp_notice", **shown))
+    if scaling == "yarn":
+        ds = data.deepseek_temperature()
+        st.caption(
+            t("rope.temp_deepseek", s=f"{ds['factor']:g}", rope=f"{ds['rope']:g}",
+              softmax=f"{ds['softmax']:.4f}", total=f"{ds['total']:.4f}")
+        )  # fmt: skip
 
 
 def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) -> None:
@@ -84,6 +143,7 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
         t(f"rope.{notice}_{scaling}", orig=orig, context=context, pairs=pairs, **counts,
           slowest=f"{slowest:.3g}", factor=f"{float(factor):g}")
     )  # fmt: skip
+    temperature(model, layout, content, scaling, float(factor), int(orig))
     with controls.notes():
         st.caption(t("rope.frequency_notice", orig=orig))
     table = [ext["distances"], *ext["scores"].values(), *ext["bounds"].values()]
