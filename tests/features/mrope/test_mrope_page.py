@@ -201,6 +201,22 @@ def test_chunked_m_rope_barely_sees_columns_and_the_sentence_says_by_how_much():
     assert text("en", "mrope.query_at", row=5, col=7, rows=12, cols=16) in caption_list(at)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_map_in_almost_one_colour_says_how_little_its_scores_span(lang):
+    # At the defaults chunked M-RoPE's map spans ~1e-3 of a colour range of ~4: it looked
+    # empty. Its panel says by how much it varies; the other panels say nothing.
+    at = opened(tab="picture", lang=lang)
+    q, k = data.content(0, "random")
+    maps = direct_maps(12, 16, 1e6, 87, q, k)
+    top = max(float(np.max(np.abs(z))) for z in maps.values())
+    spans = {m: float(np.ptp(z)) for m, z in maps.items()}
+    assert spans["chunked"] < 0.02 * 2 * top < min(v for m, v in spans.items() if m != "chunked")
+    notes = [a["text"] for a in chart(at, "mrope_picture_chart")["layout"]["annotations"]]
+    flat = text(lang, "mrope.flat_note", span=f"{spans['chunked']:.2g}")
+    assert flat in notes
+    assert sum(n.startswith(flat[:4]) for n in notes) == 1
+
+
 def click(at: AppTest, key: str, points: list) -> AppTest:
     """Run ``at`` as after a click on chart ``key`` selecting ``points`` (the selection
     JSON Streamlit's front end sends; tests/shared/test_grab.py)."""

@@ -156,6 +156,18 @@ def score_maps(rows: int, cols: int, base: float, query: int, kind: str, seed: i
     return ScoreMaps(maps, (int(y[query]), int(x[query])))
 
 
+# A map whose scores span under this share of the shared colour range (2 max |S|) shows
+# as one colour: its panel says so.
+FLAT_SHARE = 0.02
+
+
+def flat_spans(maps: dict[str, np.ndarray]) -> dict[str, float]:
+    """The maps drawn in nearly one colour, with how far their scores span (max - min)."""
+    top = max(float(np.max(np.abs(z))) for z in maps.values()) or 1.0
+    spans = {method: float(np.ptp(z)) for method, z in maps.items()}
+    return {method: span for method, span in spans.items() if span < FLAT_SHARE * 2 * top}
+
+
 def spreads(grid: np.ndarray, query: tuple[int, int]) -> tuple[float, float]:
     """max - min of the scores along the query's row and along its column."""
     row, col = query

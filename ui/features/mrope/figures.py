@@ -117,11 +117,14 @@ def score_maps(
     hover: str,
     stacked: bool = False,
     panel_width: int = 175,
+    notes: Sequence[str | None] | None = None,
 ) -> go.Figure:
     """One heatmap per way of scoring, one shared colour range (the largest |S|), the
-    query token starred. Over every cell an invisible point carries the token's
-    row-major index (a click on it picks the query, ``ui.plain.pick``) and its score
-    (``hover``: its template, ``%{customdata[1]}`` the score). Each panel is about
+    query token starred; ``notes[k]``, if given, written across the foot of panel k (a
+    panel in nearly one colour says why, so it does not look empty). Over every cell an
+    invisible point carries the token's row-major index (a click on it picks the query,
+    ``ui.plain.pick``) and its score (``hover``: its template, ``%{customdata[1]}`` the
+    score). Each panel is about
     ``panel_width`` px wide, and as tall as the grid's shape asks (within limits)."""
     top = max(float(np.max(np.abs(z))) for z in maps) or 1.0
     n = len(maps)
@@ -156,6 +159,12 @@ def score_maps(
         )
         # Stacked, the next panel's title sits close under this one's ticks: the column
         # title only under the last panel.
+        if notes and notes[k - 1]:
+            fig.add_annotation(
+                x=(cols - 1) / 2, y=rows - 1, xref=f"x{axis}", yref=f"y{axis}",
+                text=notes[k - 1], showarrow=False, yanchor="bottom",
+                bgcolor="rgba(255,255,255,0.85)",
+            )  # fmt: skip
         x_label = x_title if not stacked or k == n else None
         fig.update_xaxes(range=[-0.5, cols - 0.5], constrain="domain", title=x_label, **where)
         if k == 1 or stacked:

@@ -118,12 +118,15 @@ def render() -> None:
         st.latex(FORMULAS["picture_positions"])
         found = data.score_maps(rows, cols, base, int(query), kind, int(seed))
         stacked = controls.stacked()
+        flat = data.flat_spans(found.maps)
+        notes = [t("mrope.flat_note", span=f"{flat[m]:.2g}") if m in flat else None
+                 for m in data.METHODS]  # fmt: skip
         fig = figs.score_maps(
             [found.maps[m] for m in data.METHODS],
             [t(f"mrope.method_{m}") for m in data.METHODS],
             query=found.query, x_title=t("mrope.column"), y_title=t("mrope.row"),
             query_label=t("mrope.query_star"), hover=t("mrope.hover"), stacked=stacked,
-            panel_width=controls.chart_height(250 if stacked else 175),
+            panel_width=controls.chart_height(250 if stacked else 175), notes=notes,
         )  # fmt: skip
         alt = t("mrope.alt_picture", n=len(data.METHODS), rows=rows, cols=cols)
         grab.plot(fig, "mrope_picture_chart", sp.QUERY, high=n - 1, alt=alt)

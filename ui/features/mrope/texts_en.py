@@ -60,6 +60,7 @@ TEXTS = {
     "mrope.query_at": "Query at row {row}, column {col} of the {rows} × {cols} tokens of the first frame.",
     "mrope.pick": "Click a token in any map to make it the query (the star).",
     "mrope.picture_notice": "Along the query's row the score spans {chunked} with chunked M-RoPE and {interleaved} interleaved; 1-D RoPE puts the token below the query {cols} positions away.",
+    "mrope.flat_note": "S spans only {span}",
     "mrope.picture_notes": "S = ⟨qₘ, kₙ⟩/√d with d = 128 and the base from the sidebar in all four. 1-D RoPE: the token's position is its row-major index y·w′ + x, where w′ = w/2 is the width in tokens (two patches merge into one token along each side), as if the image were text. M-RoPE: the real sections, one frame, so time is the same for every token and its pairs add a constant. 2-D axial RoPE, as in Qwen2-VL's vision encoder: pairs 0–31 turn with the row, 32–63 with the column, each half with the frequencies of a 64-dimensional RoPE, b^(−2i/64).",
     "mrope.alt_positions": "Line chart of the time, height and width position of every token in order, one line per axis: equal for text tokens, split over the image's grid, and the text after the image resumes at position {p}.",
     "mrope.alt_pairs": "Chart of which axis (time, height or width) turns each frequency pair in the {layout} layout, pair by pair, each axis with its own colour and marker.",
