@@ -43,3 +43,15 @@ PICTURE_W = IntParam("story_picture_w", 2, 32, 16, label="story.picture_w")
 CONTROLS = (ORDER_PE, NAIVE_LEN, BITS, BIT, CLOCK_P, TABLE_D, SHIFT_K, DOT_P, W_K, W_SEED)
 CONTROLS += (ROPE_K, DECAY_D, FACTOR, PICTURE_W)
 SPECS = (STEP, *CONTROLS)
+
+# The offline deck (tools/export_deck.py) precomputes every value of a control with at
+# most ui.plain.deck.MAX_STOPS values; these have more, and stop where a presenter would
+# (the default is always one of the stops). Each stop costs a figure in the file.
+DECK_STOPS = {
+    NAIVE_LEN.key: (6, 8, 11, 16, 24, 32, 48, 64),
+    CLOCK_P.key: (0, 1, 2, 3, 5, 10, 25, 50, 100, 200, 400),
+    SHIFT_K.key: tuple(range(-30, 31, 2)),
+    DOT_P.key: (1, 2, 5, 10, 30, 50, 100, 200, 300, 500),
+    W_SEED.key: (0, 1, 2),
+    FACTOR.key: (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0),
+}
