@@ -191,3 +191,14 @@ def test_a_cached_figure_is_built_from_its_json_when_used():
     assert len(lazy.data) == len(fig.data) and lazy.built()
     assert json.loads(lazy.to_json()) == json.loads(figure_cache.from_spec(fig.to_json()).to_json())
     assert isinstance(lazy.data[0].x, np.ndarray) == isinstance(fig.data[0].x, np.ndarray)
+
+
+def test_a_cached_figure_names_its_picking_traces_without_being_built():
+    from ui.plain.pick import mark, picking_curves
+
+    fig = go.Figure([go.Scatter(x=[0, 1], y=[1, 2]), go.Scatter(x=[0], y=[3], customdata=[7])])
+    mark(fig.data[1])
+    lazy = figure_cache.CachedFigure(fig.to_json())
+    assert picking_curves(lazy) == picking_curves(fig) == [1]
+    assert not lazy.built()  # grab.plot asks on every rerun of a chart a click can pick
+    assert lazy.data[0].meta is None and lazy.trace_metas() == [None, "pick"]

@@ -29,8 +29,10 @@ def mark(trace) -> None:
 
 
 def picking_curves(fig: go.Figure) -> list[int]:
-    """Indices of the traces marked by :func:`mark` (Streamlit's ``curve_number``)."""
-    return [i for i, trace in enumerate(fig.data) if trace.meta == PICK]
+    """Indices of the traces marked by :func:`mark` (Streamlit's ``curve_number``). A
+    figure from the figure cache tells without being built (``trace_metas``, issue #32)."""
+    metas = fig.trace_metas() if hasattr(fig, "trace_metas") else [t.meta for t in fig.data]
+    return [i for i, meta in enumerate(metas) if meta == PICK]
 
 
 def row_picker(fig: go.Figure, y: Sequence, values: Sequence, *, hover: str, x=None):

@@ -110,10 +110,11 @@ class CachedFigure(go.Figure):
 
     Until then it holds only the JSON (and :data:`MARK`); :meth:`to_dict` (which
     ``st.plotly_chart``, ``to_json`` and ``to_plotly_json`` call) parses that JSON, a new
-    dict each call. Any other use (reading ``layout``, ``update_layout``, ``data``,
-    printing, copying) first builds the figure in place, exactly as :func:`from_spec`
-    does, and from then on it is that figure: Plotly's own attributes are missing until
-    the build, so their first lookup lands in :meth:`__getattr__`, which builds.
+    dict each call (:meth:`trace_metas` reads it too). Any other use (reading ``layout``,
+    ``update_layout``, ``data``, printing, copying) first builds the figure in place,
+    exactly as :func:`from_spec` does, and from then on it is that figure: Plotly's own
+    attributes are missing until the build, so their first lookup lands in
+    :meth:`__getattr__`, which builds.
     """
 
     def __init__(self, spec=None, *args, **kwargs):
@@ -137,6 +138,14 @@ class CachedFigure(go.Figure):
     def to_dict(self):
         spec = self.__dict__.get("_cached_json")
         return super().to_dict() if spec is None else json.loads(spec)
+
+    def trace_metas(self) -> list:
+        """Each trace's ``meta`` (None where unset), read from the JSON while the figure
+        is not built (``ui.plain.pick.picking_curves``: a chart a click can pick)."""
+        spec = self.__dict__.get("_cached_json")
+        if spec is None:
+            return [trace.meta for trace in self.data]
+        return [trace.get("meta") for trace in json.loads(spec)["data"]]
 
 
 # Set on each figure the cache returns: the sweep test checks every drawn figure has it.
