@@ -10,10 +10,12 @@ Opens every menu page's first tab (``ui.shared.menu.PAGES``) and every story ste
 
 Per view it prints the first ``[data-testid=stPlotlyChart]``'s top edge (px from the
 top of the page), the smallest rendered font size (px, from the SVG's inline styles) of
-the chart's tick labels, its title, axis titles, legend and subplot titles, whether the
-sidebar is open, and whether Plotly's mode bar overlaps the plot area. Targets (issue
-#21): presenter top < 768, ticks >= 18, titles >= 22, legend >= 18; phone top < 844, no
-mode bar over the plot. Exit status 1 if a view misses one.
+the chart's tick labels, its title, axis titles, legend and subplot titles, and of all
+its text (every ``text`` of its ``.main-svg`` layers but hover labels: annotations, dial
+labels, colour bars, buttons too), whether the sidebar is open, and whether Plotly's mode
+bar overlaps the plot area. Targets (issues #21, #32): presenter top < 768, every chart
+text >= 18, titles >= 22, legend >= 18; phone top < 844, no mode bar over the plot. Exit
+status 1 if a view misses one.
 """
 
 from __future__ import annotations
@@ -86,6 +88,17 @@ MEASURE_JS = """() => {
   out.axis_title = size('.xtitle, .ytitle, .cbtitle text, .colorbar .cbtitle text');
   out.legend = size('.legendtext');
   out.subplot_title = size('.annotation-text');
+  // Every text the chart draws (ticks, titles, annotations, dial labels, legend, colour
+  // bars, buttons, slider labels), hover labels aside (drawn only under the pointer).
+  const drawn = [...chart.querySelectorAll('.main-svg text')]
+    .filter((el) => (el.textContent || '').trim() && !el.closest('.hoverlayer'))
+    .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; })
+    .map((el) => [parseFloat(el.style.fontSize || getComputedStyle(el).fontSize),
+                  el.textContent.trim().slice(0, 30)])
+    .filter(([v]) => v > 0)
+    .sort((a, b) => a[0] - b[0]);
+  out.any_text = drawn.length ? drawn[0][0] : null;
+  out.smallest_text = drawn.length ? drawn[0][1] : null;
   const plotly = chart.querySelector('.js-plotly-plot');
   const full = plotly && plotly._fullLayout;
   if (full) {
@@ -181,10 +194,12 @@ def problems(mode: str, found: dict) -> list[str]:
             ("axis_title", MIN_TITLE),
             ("subplot_title", MIN_TITLE),
             ("legend", MIN_LEGEND),
+            ("any_text", MIN_TICK),
         ):
             value = found.get(key)
             if value is not None and value < least:
-                out.append(f"{key} {value:g} px < {least} px")
+                which = f" ({found.get('smallest_text')!r})" if key == "any_text" else ""
+                out.append(f"{key} {value:g} px < {least} px{which}")
         if found.get("sidebar"):
             out.append("sidebar open")
         if found.get("tabs_cut"):
@@ -231,14 +246,14 @@ def main(argv: list[str] | None = None) -> int:
             stop_server(server)
     print(
         "| view | mode | chart top (px) | ticks | title | axis titles | subplot titles"
-        " | legend | sidebar | mode bar over plot | result |"
+        " | legend | any chart text | sidebar | mode bar over plot | result |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---|---|---|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|")
     for name, mode, f, missed in rows:
         print(
             f"| {name} | {mode} | {_px(f.get('top'))} | {_px(f.get('tick'))}"
             f" | {_px(f.get('title'))} | {_px(f.get('axis_title'))}"
-            f" | {_px(f.get('subplot_title'))} | {_px(f.get('legend'))}"
+            f" | {_px(f.get('subplot_title'))} | {_px(f.get('legend'))} | {_px(f.get('any_text'))}"
             f" | {'open' if f.get('sidebar') else 'closed'}"
             f" | {'yes' if f.get('modebar_over_plot') else 'no'}"
             f" | {'; '.join(missed) or 'PASS'} |"

@@ -1,10 +1,11 @@
-"""The first view on a projector and on a phone (issue #21).
+"""The first view on a projector and on a phone (issues #21, #32).
 
 Presenter mode (``present=true``, 1024 x 768): the first chart's top edge within the
-first screen, chart ticks and legends >= 18 px, titles and axis titles >= 22 px, the
-sidebar closed. Phone (iPhone 13, 390 x 844, "Mobi" User-Agent): the first chart's top
-within the first screen, no Plotly mode bar over the plot. Every menu page's first tab
-and every story step (``ui.features.story.view.STEPS``, once that module exists); the measurement is
+first screen, every chart text (ticks, legends, annotations, dial labels, colour bars)
+>= 18 px, titles and axis titles >= 22 px, the sidebar closed. Phone (iPhone 13,
+390 x 844, "Mobi" User-Agent): the first chart's top within the first screen, no Plotly
+mode bar over the plot. Every menu page's first tab and every story step
+(``ui.features.story.view.STEPS``, once that module exists); the measurement is
 ``bench/first_view.py``'s. The unit tests below check the pieces without a browser.
 """
 
@@ -57,6 +58,25 @@ def test_the_first_chart_fits_the_first_screen(server, screens, mode, name, path
     assert not missed, f"{name} ({path}) on a {mode}: {'; '.join(missed)} (measured {found})"
 
 
+@pytest.mark.browser
+def test_the_measure_reads_every_chart_text_as_the_dials_labels_at_11_px(server, screens):
+    # Story step 5 on a projector drew its dial labels at 11 px (issue #32): ticks and
+    # titles were measured, the text of traces was not. The labels put back at 11 px
+    # in the drawn chart must fail the view.
+    pg = screens["presenter"]
+    path = dict(VIEWS)["story step 5"]
+    found = first_view.measure(pg, first_view.address(server.url, path, "presenter"))
+    assert found["any_text"] >= PRESENTER_TICK, found
+    labels = pg.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=stPlotlyChart] .textpoint text')]
+              .map((el) => { el.style.fontSize = '11px'; return el.textContent; })"""
+    )
+    assert len(labels) == 8, labels  # the story's eight dials
+    found = pg.evaluate(first_view.MEASURE_JS)
+    assert found["any_text"] == 11 and found["smallest_text"] in labels
+    assert any(m.startswith("any_text 11 px") for m in first_view.problems("presenter", found))
+
+
 def test_every_menu_page_is_measured():
     names = [name for name, _ in VIEWS]
     assert names[: len(first_view.menu.PAGES)] == [p.name for p in first_view.menu.PAGES]
@@ -71,6 +91,8 @@ def test_the_targets_catch_a_small_font_a_low_chart_and_an_open_sidebar():
     assert first_view.problems("presenter", {**good, "sidebar": True})
     assert first_view.problems("presenter", {**good, "tabs_cut": True})
     assert first_view.problems("presenter", {**good, "metric_small": True})
+    small = {**good, "any_text": 11, "smallest_text": "i=0, λ=6.283"}
+    assert first_view.problems("presenter", small) == ["any_text 11 px < 18 px ('i=0, λ=6.283')"]
     assert first_view.problems("phone", {"top": 844})
     assert first_view.problems("phone", {"top": 100, "modebar_over_plot": True})
     assert first_view.problems("phone", {"top": None}) == ["no chart"]
