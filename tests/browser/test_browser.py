@@ -297,3 +297,44 @@ def test_long_formulas_and_metric_labels_wrap_on_a_projector_and_a_phone(
         except Exception:
             assert pg.evaluate(OVERFLOWING) == []  # says which ones overflow
             raise
+
+
+def test_the_base_tabs_context_slider_moves_the_bound_and_its_curve(server, page):
+    # RoPE, "Base for a context": one step of the context slider (4,096 -> 6,144) moves
+    # the B(m) curve's last offset and the bound read above it, in the browser.
+    page.goto(server.url + "/RoPE?rope_tab=base")
+    wait_for_app(page)
+    page.wait_for_selector(CHART)
+    last_m = "() => { const x = document.querySelector('.js-plotly-plot')?._fullData?.[0]?.x;" \
+             " return x ? x[x.length - 1] : null; }"  # fmt: skip
+    assert page.evaluate(last_m) == 4096
+    metric = page.locator("[data-testid=stMetricValue]").first
+    before = metric.inner_text()
+    slider = page.get_by_role("slider", name=text("en", "rope.bound_len"))
+    slider.focus()
+    slider.press("ArrowRight")
+    page.wait_for_function(f"() => ({last_m})() === 6144", timeout=60_000)
+    assert "rope_bound_len=6144" in page.url
+    page.wait_for_function(
+        "b => document.querySelector('[data-testid=stMetricValue]')?.innerText !== b",
+        arg=before, timeout=60_000,
+    )  # fmt: skip
+    assert real_errors(page) == []
+
+
+def test_the_temperature_chart_draws_four_curves_and_a_method_change_redraws_it(server, page):
+    page.goto(server.url + "/RoPE?rope_tab=extension&rope_scaling=yarn")
+    wait_for_app(page)
+    plain = text("en", "rope.temp_plain")
+    names = (
+        "() => [...document.querySelectorAll('.js-plotly-plot')].map(p => p._fullData)"
+        f".find(d => d?.some(t => t.name === '{plain}'))?.map(t => t.name)"
+    )
+    page.wait_for_function(f"() => ({names})()?.length === 4", timeout=120_000)
+    assert page.evaluate(names)[1:] == [
+        text("en", f"rope.temp_{key}", method="YaRN") for key in ("off", "on", "twice")
+    ]
+    methods = page.get_by_role("radiogroup", name=text("en", "rope.scaling"))
+    methods.get_by_text(text("en", "rope.method_linear"), exact=True).click()
+    page.wait_for_function(f"() => ({names})()?.length === 2", timeout=120_000)
+    assert real_errors(page) == []

@@ -52,6 +52,9 @@ def test_a_method_without_a_factor_draws_plain_rope_and_itself_only():
     view = data.temperature_view(**SETTINGS, scaling="linear", factor=8.0, original=256)
     assert set(view["curves"]) == {"plain", "off"}
     assert view["attention_factor"] == 1.0
+    plain = data.temperature_view(**SETTINGS, scaling="none", factor=8.0, original=256)
+    assert set(plain["curves"]) == {"plain"}  # "without a" would repeat it
+    assert plain["at_context"]["off"] == plain["at_context"]["plain"]
 
 
 def test_the_trained_level_is_plain_ropes_entropy_at_the_original_context():
@@ -103,8 +106,9 @@ def test_the_tab_draws_the_entropy_and_states_the_numbers_it_computed(lang):
     for value in (h["off"], h["twice"], view["trained"]):
         assert f"{value:.3f}" in notice
     assert f"{math.exp(h['on']):,.1f}" in notice
-    taken = f"{h['off'] - h['on']:.3f}"
-    assert taken in notice and f"{h['off'] - view['trained']:.3f}" in notice
+    assert f"{h['plain']:.3f}" in notice  # plain RoPE at L' as well as at L0
+    added, taken = h["off"] - h["plain"], h["off"] - h["on"]
+    assert added > 0 and f"{added:.3f}" in notice and f"{taken:.3f}" in notice
     deepseek = next(c for c in caption_list(at) if "DeepSeek-V3" in c)
     assert "1.8739" in deepseek  # (0.1 ln 40 + 1)^2, the peer's softmax factor
 
@@ -115,24 +119,26 @@ def test_a_method_without_a_factor_says_so_under_the_chart():
     assert not at.exception
     assert len(chart(at, "rope_temp_chart")["data"]) == 2
     view = data.temperature_view(**SETTINGS, scaling="llama3", factor=8.0, original=256)
+    h = view["at_context"]
     notice = text("en", "rope.temp_notice_none", method="Llama 3.1", context=2048, orig=256,
-                  off=f"{view['at_context']['off']:.3f}",
-                  keys_off=f"{math.exp(view['at_context']['off']):,.1f}",
+                  off=f"{h['off']:.3f}", keys_off=f"{math.exp(h['off']):,.1f}",
                   trained=f"{view['trained']:.3f}",
-                  keys_trained=f"{math.exp(view['trained']):,.1f}")  # fmt: skip
+                  keys_trained=f"{math.exp(view['trained']):,.1f}",
+                  plain=f"{h['plain']:.3f}", keys_plain=f"{math.exp(h['plain']):,.1f}")  # fmt: skip
     assert notice in caption_list(at)
     assert not any("DeepSeek-V3" in c for c in caption_list(at))
 
 
 def test_without_a_gain_the_notice_claims_none_taken_back(monkeypatch):
-    # No reachable setting found where the stretched context spreads the attention less
-    # than plain RoPE at L0; the sentence for it is checked on a view made so.
+    # Where the method's angles spread the attention no further than plain RoPE at the
+    # same L' (a view made so), the notice says nothing about what a^2 removes.
     real = data.temperature_view(**SETTINGS, scaling="yarn", factor=8.0, original=256)
-    fake = dict(real, trained=real["at_context"]["off"] + 1.0)
+    h = real["at_context"]
+    fake = dict(real, at_context=dict(h, plain=h["off"] + 1.0))
     monkeypatch.setattr(data, "temperature_view", lambda **_: fake)
     query = {**SMALL, "rope_scaling": "yarn", "rope_factor": "8", "rope_orig": "256"}
     at = ROPE.open(query, "extension")
     assert not at.exception
     h = fake["at_context"]
     notice = next(c for c in caption_list(at) if f"{h['on']:.3f}" in c)
-    assert notice.endswith(f"(H = {fake['trained']:.3f}).")
+    assert notice.endswith(f"(H = {h['plain']:.3f}).")

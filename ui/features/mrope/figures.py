@@ -6,6 +6,7 @@ The three axes keep one colour and marker everywhere: time, height, width.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -162,7 +163,9 @@ def score_maps(
         if notes and notes[k - 1]:
             fig.add_annotation(
                 x=(cols - 1) / 2, y=rows - 1, xref=f"x{axis}", yref=f"y{axis}",
-                text=notes[k - 1], showarrow=False, yanchor="bottom",
+                # Two lines, split after the colon: one line ran past a 175 px panel.
+                text=re.sub(r"(: |：)", r"\1<br>", notes[k - 1], count=1),
+                showarrow=False, yanchor="bottom",
                 bgcolor="rgba(255,255,255,0.85)",
             )  # fmt: skip
         x_label = x_title if not stacked or k == n else None

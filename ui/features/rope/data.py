@@ -329,11 +329,12 @@ def temperature_view(
     for key, power in powers.items():
         entropy[key] = posenc.prefix_entropies(stretched, scale=a**power)
     lengths = entropy_lengths(context)
+    drawn = [key for key in entropy if not (scaling == "none" and key == "off")]  # = plain
     return {
         "context": context,
         "attention_factor": a,
         "lengths": lengths,
-        "curves": {key: h[lengths - 1] for key, h in entropy.items()},
+        "curves": {key: entropy[key][lengths - 1] for key in drawn},
         "at_context": {key: float(h[-1]) for key, h in entropy.items()},
         "trained": float(entropy["plain"][min(original, context) - 1]),
     }

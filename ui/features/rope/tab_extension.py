@@ -71,15 +71,17 @@ def temperature(model, layout, content, scaling: str, factor: float, orig: int) 
     h, a = view["at_context"], view["attention_factor"]
     shown = dict(method=method, context=view["context"], orig=orig, off=nats(h["off"]),
                  keys_off=keys(h["off"]), trained=nats(view["trained"]),
-                 keys_trained=keys(view["trained"]))  # fmt: skip
+                 keys_trained=keys(view["trained"]), plain=nats(h["plain"]),
+                 keys_plain=keys(h["plain"]))  # fmt: skip
     if "on" not in h:
         st.caption(t("rope.temp_notice_none", **shown))
         return
     shown |= dict(a2=f"{a * a:.4g}", on=nats(h["on"]), keys_on=keys(h["on"]),
                   twice=nats(h["twice"]), keys_twice=keys(h["twice"]))  # fmt: skip
-    gained, taken = h["off"] - view["trained"], h["off"] - h["on"]
-    if gained > 0:  # then say how much of the gain a^2 takes back
-        st.caption(t("rope.temp_notice_gain", gained=nats(gained), taken=nats(taken), **shown))
+    # Against plain RoPE at the same L': what the slower angles add, and a^2 takes away.
+    added, taken = h["off"] - h["plain"], h["off"] - h["on"]
+    if added > 0:
+        st.caption(t("rope.temp_notice_gain", added=nats(added), taken=nats(taken), **shown))
     else:
         st.caption(t("rope.temp_notice", **shown))
     if scaling == "yarn":
