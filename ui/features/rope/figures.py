@@ -27,7 +27,7 @@ METHOD_STYLE = {
     "none": (PALETTE[0], "solid"),
     "linear": (PALETTE[1], "dot"),
     "ntk": (PALETTE[2], "dash"),
-    "yarn": (PALETTE[3], "solid"),
+    "yarn": (PALETTE[3], "longdash"),  # not solid: plain RoPE's blue to a deuteranope
     "llama3": (PALETTE[4], "dashdot"),
 }
 
