@@ -22,7 +22,7 @@ SCHEME_STYLE = {
     "alibi": ("#8c564b", "dash"),
     "t5": ("#17becf", "solid"),
     "rope": ("#d62728", "dot"),
-    "xpos": ("#9467bd", "solid"),
+    "xpos": ("#9467bd", "longdashdot"),  # not solid: sinusoidal's blue to a deuteranope
     "partial": ("#2ca02c", "dashdot"),
     "prope": ("#e377c2", "longdash"),
     "upload": ("#000000", "dash"),

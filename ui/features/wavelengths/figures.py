@@ -24,6 +24,10 @@ from ui.plain.style import cell, legend_below, panels, style, style_stacked
 
 MAX_MARKERS = 400  # integer positions marked on a curve, at most (beyond: just the line)
 PALETTE = ("#b2182b", "#2166ac", "#1b7837", "#762a83", "#e08214", "#4d4d4d", "#01665e")
+# Each line of a chart its own dash as well as its colour: red and green, blue and violet
+# of the palette look alike with deuteranopia or protanopia (issue #33,
+# tests/sweeps/test_colour_vision.py).
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 CLASS_COLOURS = {"full": "#2166ac", "beyond": "#e08214", "aliased": "#b2182b"}
 
 
@@ -177,7 +181,10 @@ def curves_figure(
                 y=values[:, k].astype(np.float32),  # display only: half the payload
                 mode="lines+markers" if marked else "lines",
                 name=name,
-                line=dict(color=PALETTE[k % len(PALETTE)] if len(dims) <= len(PALETTE) else None),
+                line=dict(
+                    color=PALETTE[k % len(PALETTE)] if len(dims) <= len(PALETTE) else None,
+                    dash=DASHES[k % len(DASHES)],
+                ),
                 marker=dict(size=sizes) if marked else None,
                 hovertemplate=f"{name}<br>p=%{{x:.4g}}<br>%{{y:.6f}}<extra></extra>",
             )

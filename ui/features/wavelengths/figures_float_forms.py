@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from ui.features.wavelengths.figures import PALETTE, level_line
+from ui.features.wavelengths.figures import DASHES, PALETTE, level_line
 from ui.plain.style import cell, legend_below, panels, style, style_stacked
 
 
@@ -85,7 +85,7 @@ def drift_figure(
                 x=p,
                 y=np.maximum(getattr(drift, field)[keep], 1e-12),
                 mode="lines",
-                line=dict(color=PALETTE[k], width=2 if k == 0 else 1.5),
+                line=dict(color=PALETTE[k], width=2 if k == 0 else 1.5, dash=DASHES[k]),
                 name=label,
                 hovertemplate=f"{label}<br>p=%{{x}}<br>%{{y:.3g}}<extra></extra>",
             )
