@@ -210,9 +210,7 @@ def test_a_formula_wider_than_its_column_is_a_named_tab_stop_the_arrows_scroll(s
     formula.focus()
     assert tab.evaluate("(css) => document.activeElement.matches(css)", WIDE_FORMULA)
     tab.keyboard.press("ArrowRight")
-    tab.wait_for_function(
-        "() => document.activeElement.scrollLeft > 0", timeout=5_000
-    )
+    tab.wait_for_function("() => document.activeElement.scrollLeft > 0", timeout=5_000)
     # A formula that fits gets no tab stop.
     fits = tab.evaluate(
         "() => [...document.querySelectorAll('.katex-display')]"
@@ -269,3 +267,15 @@ def test_nothing_runs_off_the_side_at_200_percent_zoom_or_320_px(browser, server
         assert problems == []
     finally:
         context.close()
+
+
+# --- What a screen reader hears ----------------------------------------------------------
+
+
+def test_a_screen_reader_hears_the_charts_text_not_its_tick_labels(server, tab):
+    """In Chromium's accessibility tree the Heatmap's chart is its text alternative,
+    right after Plotly's toolbar; the SVG's tick labels ("0 20 40 ...") are hidden."""
+    open_view(tab, server.url + "/Heatmap?seq_len=50&d_model=128&lang=zh")
+    heard = tab.locator("[data-testid=stMain]").aria_snapshot()
+    assert f"paragraph: {text('zh', 'heatmap.alt_table', L=50, d=128)}" in heard
+    assert "img: 0 " not in heard and "img: −1" not in heard

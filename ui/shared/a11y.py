@@ -3,11 +3,13 @@
 alternative for each chart.
 
 - :func:`prepare` (called by ``controls.setup_page`` on every page) sets
-  ``<html lang>`` to the reader's language (Streamlit's page always says ``en``), and
+  ``<html lang>`` to the reader's language (Streamlit's page always says ``en``),
   makes each display formula wider than its column (KaTeX scrolls it sideways) a
   focusable, named group, so a keyboard can scroll it (axe's
-  ``scrollable-region-focusable``); a formula that fits gets no tab stop. Static
-  script and CSS: the only words in it are the app's own texts.
+  ``scrollable-region-focusable``; a formula that fits gets no tab stop), and hides
+  the charts' SVG (read as a soup of tick labels) from screen readers, which read the
+  text alternative instead. Static script and CSS: the only words in it are the app's
+  own texts.
 - :func:`chart_alt` is drawn right after each chart by ``ui.shared.layout.plot``: one or
   two sentences on what the chart shows and what to notice, read by a screen reader next
   to the chart and visually hidden (the visible caption under a chart stays as it is).
@@ -58,6 +60,11 @@ SCRIPT = """
   // column resizes: watch the box and the formula inside it.
   const sizes = new ResizeObserver(later);
   const pass = () => {
+    // A chart's SVG reads as its tick labels ("0 20 40 60 ..."): hidden from screen
+    // readers, which read the chart's text alternative drawn right after it instead.
+    for (const svg of document.querySelectorAll("[data-testid=stPlotlyChart] svg.main-svg")) {
+      if (!svg.hasAttribute("aria-hidden")) svg.setAttribute("aria-hidden", "true");
+    }
     for (const el of document.querySelectorAll(".katex-display")) {
       if (!watched.has(el)) {
         watched.add(el);
