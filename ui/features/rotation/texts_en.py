@@ -111,5 +111,5 @@ TEXTS = {
     "rotation.alt_circle": "One pair's positions as points on the unit circle, position p = {p} and p + {k} marked, joined by the arc of the turn ({angle} rad): the same turn from every p. Click a point to set p.",
     "rotation.alt_dot": "Line charts of PE(p)·PE(p + k) and of the distance ‖PE(p) − PE(p + k)‖ against the offset k up to {L} − 1, with k = {k} marked: both depend on k only, not on p. Click a point to set k.",
     "rotation.alt_fit_w": "Heatmap of the matrix W fitted by least squares to map PE(p) to PE(p + k), dimensions on both axes: close to T(k)'s 2 × 2 blocks.",
-    "rotation.alt_fit_error": "Line chart of the fit's error per pair: small for the fast pairs, larger for the slow pairs past the marked line, whose sines barely move over the fitted positions.",
+    "rotation.alt_fit_error": "Line chart of the fit's error per pair: small for the fast pairs, larger for the slow pairs, whose sines barely move over the fitted positions.",
 }
