@@ -323,7 +323,7 @@ def test_the_base_tabs_context_slider_moves_the_bound_and_its_curve(server, page
 
 
 def test_the_temperature_chart_draws_four_curves_and_a_method_change_redraws_it(server, page):
-    page.goto(server.url + "/RoPE?rope_tab=extension&rope_scaling=yarn")
+    page.goto(server.url + "/RoPE?rope_tab=temperature&rope_scaling=yarn")
     wait_for_app(page)
     plain = text("en", "rope.temp_plain")
     names = (

@@ -93,7 +93,7 @@ def test_the_chart_tells_its_curves_apart_without_colour_and_marks_l0():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_tab_draws_the_entropy_and_states_the_numbers_it_computed(lang):
     query = {**SMALL, "rope_scaling": "yarn", "rope_factor": "8", "rope_orig": "256"}
-    at = ROPE.open({**query, "lang": lang}, "extension")
+    at = ROPE.open({**query, "lang": lang}, "temperature")
     assert not at.exception
     fig = chart(at, "rope_temp_chart")
     view = data.temperature_view(**SETTINGS, scaling="yarn", factor=8.0, original=256)
@@ -101,44 +101,46 @@ def test_the_tab_draws_the_entropy_and_states_the_numbers_it_computed(lang):
     drawn = {trace["name"]: decode(trace["y"]) for trace in fig["data"]}
     for key, curve in view["curves"].items():
         np.testing.assert_array_equal(drawn[text(lang, f"rope.temp_{key}", method=method)], curve)
-    h = view["at_context"]
-    notice = next(c for c in caption_list(at) if f"{h['on']:.3f}" in c)
-    for value in (h["off"], h["twice"], view["trained"]):
-        assert f"{value:.3f}" in notice
-    assert f"{math.exp(h['on']):,.1f}" in notice
-    assert f"{h['plain']:.3f}" in notice  # plain RoPE at L' as well as at L0
+    h, a = view["at_context"], view["attention_factor"]
     added, taken = h["off"] - h["plain"], h["off"] - h["on"]
-    assert added > 0 and f"{added:.3f}" in notice and f"{taken:.3f}" in notice
-    deepseek = next(c for c in caption_list(at) if "DeepSeek-V3" in c)
-    assert "1.8739" in deepseek  # (0.1 ln 40 + 1)^2, the peer's softmax factor
+    assert added > 0
+    notice = text(lang, "rope.temp_notice_gain", a2=f"{a * a:.4g}", added=f"{added:.3f}",
+                  taken=f"{taken:.3f}")  # fmt: skip
+    assert notice in caption_list(at)
+    table = "\n".join(m.value for m in at.markdown)
+    for value in (view["trained"], h["plain"], h["off"], h["on"], h["twice"]):
+        assert f"| {value:.3f} | {math.exp(value):,.1f} |" in table
+    notes = "\n".join(m.value for m in at.expander[0].markdown)
+    assert "1.8739" in notes and "DeepSeek-V3" in notes  # (0.1 ln 40 + 1)^2, the peer's
 
 
 def test_a_method_without_a_factor_says_so_under_the_chart():
     query = {**SMALL, "rope_scaling": "llama3", "rope_factor": "8", "rope_orig": "256"}
-    at = ROPE.open(query, "extension")
+    at = ROPE.open(query, "temperature")
     assert not at.exception
     assert len(chart(at, "rope_temp_chart")["data"]) == 2
-    view = data.temperature_view(**SETTINGS, scaling="llama3", factor=8.0, original=256)
-    h = view["at_context"]
-    notice = text("en", "rope.temp_notice_none", method="Llama 3.1", context=2048, orig=256,
-                  off=f"{h['off']:.3f}", keys_off=f"{math.exp(h['off']):,.1f}",
-                  trained=f"{view['trained']:.3f}",
-                  keys_trained=f"{math.exp(view['trained']):,.1f}",
-                  plain=f"{h['plain']:.3f}", keys_plain=f"{math.exp(h['plain']):,.1f}")  # fmt: skip
-    assert notice in caption_list(at)
-    assert not any("DeepSeek-V3" in c for c in caption_list(at))
+    assert text("en", "rope.temp_notice_none", method="Llama 3.1") in caption_list(at)
+    assert not any("DeepSeek-V3" in m.value for m in at.markdown)
 
 
 def test_without_a_gain_the_notice_claims_none_taken_back(monkeypatch):
     # Where the method's angles spread the attention no further than plain RoPE at the
-    # same L' (a view made so), the notice says nothing about what a^2 removes.
+    # same L' (a view made so), the notice says so instead of an amount taken back.
     real = data.temperature_view(**SETTINGS, scaling="yarn", factor=8.0, original=256)
     h = real["at_context"]
     fake = dict(real, at_context=dict(h, plain=h["off"] + 1.0))
     monkeypatch.setattr(data, "temperature_view", lambda **_: fake)
     query = {**SMALL, "rope_scaling": "yarn", "rope_factor": "8", "rope_orig": "256"}
-    at = ROPE.open(query, "extension")
+    at = ROPE.open(query, "temperature")
     assert not at.exception
-    h = fake["at_context"]
-    notice = next(c for c in caption_list(at) if f"{h['on']:.3f}" in c)
-    assert notice.endswith(f"(H = {h['plain']:.3f}).")
+    a = real["attention_factor"]
+    notice = text("en", "rope.temp_notice", a2=f"{a * a:.4g}", taken=f"{h['off'] - h['on']:.3f}")
+    assert notice in caption_list(at)
+
+
+def test_the_extension_tab_and_the_temperature_tab_share_their_three_controls():
+    query = {**SMALL, "rope_scaling": "ntk", "rope_factor": "2", "rope_orig": "128"}
+    at = ROPE.open(query, "temperature")
+    assert [r.value for r in at.radio if r.key and "scaling" in r.key] == ["ntk"]
+    assert [n.value for n in at.number_input if n.key and "factor" in n.key] == [2.0]
+    assert [s.value for s in at.slider if s.key and "orig" in s.key] == [128]

@@ -9,6 +9,7 @@ from ui.features.rope import specs as sp
 from ui.features.rope import tab_base as rope_base
 from ui.features.rope import tab_extension as rope_extension
 from ui.features.rope import tab_models as rope_models
+from ui.features.rope import tab_temperature as rope_temperature
 from ui.plain.params import base_limits
 from ui.plain.safe_text import markdown_text
 from ui.shared import controls, export, figure_cache
@@ -227,6 +228,9 @@ def render() -> None:
     def extension_tab() -> None:
         rope_extension.tab(model, layout, content)
 
+    def temperature_tab() -> None:
+        rope_temperature.tab(model, layout, content)
+
     def models_tab() -> None:
         rope_models.tab()
 
@@ -240,6 +244,7 @@ def render() -> None:
         "compare": compare_tab,
         "layouts": layouts_tab,
         "extension": extension_tab,
+        "temperature": temperature_tab,
         "models": models_tab,
         "base": base_tab,
     }

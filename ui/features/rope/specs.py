@@ -35,7 +35,7 @@ POS_M = IntParam("rope_m", 0, 4095, 7, label="rope.m")
 POS_N = IntParam("rope_n", 0, 4095, 3, label="rope.n")
 # Tab "decay".
 DECAY = ChoiceParam("rope_decay", ("bound", "same"), "bound", label="rope.decay")
-# Tab "extension".
+# Tab "extension" (and "temperature", which reads the same three).
 # Context-extension methods by their URL code: posenc.SCALINGS, with "none" for None.
 METHODS = tuple(scaling or "none" for scaling in SCALINGS)
 SCALING = ChoiceParam("rope_scaling", METHODS, "yarn", label="rope.scaling")
@@ -81,7 +81,9 @@ BOUND_HEAD_DIM = ChoiceParam(
 BOUND_BASE = FloatParam("rope_bound_base", 1.0, 1e10, 10000.0, label="rope.bound_base")
 
 # Tabs run lazily; the open tab is kept in the URL under its (translated) label.
-TAB_NAMES = ("scores", "pair", "decay", "compare", "layouts", "extension", "models", "base")
+TAB_NAMES = (
+    "scores", "pair", "decay", "compare", "layouts", "extension", "temperature", "models", "base"
+)  # fmt: skip
 TAB = tab_param("rope_tab", "rope", TAB_NAMES)
 
 # Bases drawn together in the decay tab (LLaMA 2, LLaMA 3, long-context models).

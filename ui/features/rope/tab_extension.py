@@ -4,8 +4,6 @@ computes them (``posenc.rope_frequencies``)."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -33,69 +31,8 @@ FORMULAS = {  # per method, shared by both languages
 TURNS_FAST = {"yarn": YARN_BETA_FAST, "llama3": LLAMA3_HIGH_FREQ_FACTOR}
 
 
-ENTROPY = (
-    r"H(L) = -\sum_{r<L} p_r \ln p_r,\quad p_r = \frac{e^{\lambda S(r)}}"
-    r"{\sum_{r'<L} e^{\lambda S(r')}},\quad \lambda \in \{1,\ a^2,\ a^4\}"
-)
-
-
-def nats(value: float) -> str:
-    return f"{value:.3f}"
-
-
-def keys(entropy: float) -> str:
-    """e^H, the number of keys' worth the attention spreads over."""
-    return f"{math.exp(entropy):,.1f}"
-
-
-def temperature(model, layout, content, scaling: str, factor: float, orig: int) -> None:
-    """YaRN's temperature: the last query's attention entropy as its context grows, with
-    the method's attention factor a left out, applied (a^2 on every score) and applied twice."""
-    (head_dim, base), (kind, text, seed) = model, content
-    view = data.temperature_view(
-        head_dim=head_dim, base=base, layout=layout, kind=kind, text=text, seed=seed,
-        scaling=scaling, factor=factor, original=orig,
-    )  # fmt: skip
-    method = t(f"rope.method_{scaling}")
-    st.markdown(f"#### {t('rope.temp_title')}")
-    st.markdown(t("rope.temp_lead"))
-    controls.latex(ENTROPY)
-    names = {key: t(f"rope.temp_{key}", method=method) for key in view["curves"]}
-    fig = figs.entropy_figure(
-        view["lengths"], view["curves"], original=orig, trained=view["trained"], names=names,
-        x_title=t("rope.temp_length"), y_title=t("rope.temp_entropy"),
-        original_label=f"L₀ = {orig}", trained_label=t("rope.temp_trained"),
-        height=controls.chart_height(420),
-    )  # fmt: skip
-    controls.plot(fig, "rope_temp_chart", alt=t("rope.alt_temp", orig=orig))
-    h, a = view["at_context"], view["attention_factor"]
-    shown = dict(method=method, context=view["context"], orig=orig, off=nats(h["off"]),
-                 keys_off=keys(h["off"]), trained=nats(view["trained"]),
-                 keys_trained=keys(view["trained"]), plain=nats(h["plain"]),
-                 keys_plain=keys(h["plain"]))  # fmt: skip
-    if "on" not in h:
-        st.caption(t("rope.temp_notice_none", **shown))
-        return
-    shown |= dict(a2=f"{a * a:.4g}", on=nats(h["on"]), keys_on=keys(h["on"]),
-                  twice=nats(h["twice"]), keys_twice=keys(h["twice"]))  # fmt: skip
-    # Against plain RoPE at the same L': what the slower angles add, and a^2 takes away.
-    added, taken = h["off"] - h["plain"], h["off"] - h["on"]
-    if added > 0:
-        st.caption(t("rope.temp_notice_gain", added=nats(added), taken=nats(taken), **shown))
-    else:
-        st.caption(t("rope.temp_notice", **shown))
-    if scaling == "yarn":
-        ds = data.deepseek_temperature()
-        st.caption(
-            t("rope.temp_deepseek", s=f"{ds['factor']:g}", rope=f"{ds['rope']:g}",
-              softmax=f"{ds['softmax']:.4f}", total=f"{ds['total']:.4f}")
-        )  # fmt: skip
-
-
-def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) -> None:
-    """``model`` = (head_dim, base), ``content`` = (kind, text, seed) from the sidebar."""
-    (head_dim, base), (kind, text, seed) = model, content
-    pairs = head_dim // 2
+def method_controls() -> tuple[str, float, int]:
+    """The method, its factor s and the pretrained context L0 (this tab and Temperature)."""
     c1, c2, c3 = st.columns(3)
     scaling = controls.choice(
         sp.SCALING, t("rope.scaling"), t("rope.scaling_help"), container=c1,
@@ -103,6 +40,14 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
     )  # fmt: skip
     factor = controls.number(sp.FACTOR, t("rope.factor"), t("rope.factor_help"), container=c2)
     orig = controls.slider(sp.ORIGINAL, t("rope.orig"), t("rope.orig_help"), container=c3)
+    return scaling, float(factor), int(orig)
+
+
+def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) -> None:
+    """``model`` = (head_dim, base), ``content`` = (kind, text, seed) from the sidebar."""
+    (head_dim, base), (kind, text, seed) = model, content
+    pairs = head_dim // 2
+    scaling, factor, orig = method_controls()
     st.latex(FORMULAS[scaling])
     ext = data.extension_view(
         head_dim=head_dim, base=base, layout=layout, kind=kind, text=text, seed=seed,
@@ -145,7 +90,6 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
         t(f"rope.{notice}_{scaling}", orig=orig, context=context, pairs=pairs, **counts,
           slowest=f"{slowest:.3g}", factor=f"{float(factor):g}")
     )  # fmt: skip
-    temperature(model, layout, content, scaling, float(factor), int(orig))
     with controls.notes():
         st.caption(t("rope.frequency_notice", orig=orig))
     table = [ext["distances"], *ext["scores"].values(), *ext["bounds"].values()]
