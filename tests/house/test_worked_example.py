@@ -106,7 +106,7 @@ def test_the_worked_example_adds_a_chart_touching_one_page_folder(tmp_path):
     touched = {path for path, _, _ in blocks}
     assert all(path.startswith("ui/features/rope/") for path in touched), touched
     env = {"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}
-    for lang, label in (("en", "Pairs shown"), ("zh", "显示的频率对数")):
+    for lang, label in (("en", "Pairs shown"), ("zh", "显示的维度对数")):
         done = subprocess.run(
             [sys.executable, "-c", DRAW, lang],
             cwd=root, env=env, capture_output=True, text=True, timeout=300, check=False,

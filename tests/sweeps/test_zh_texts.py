@@ -36,8 +36,8 @@ def test_no_ambiguous_times_slower_or_closer(pattern):
 
 
 def test_ratios_say_what_is_divided_or_multiplied():
-    assert "角频率都降为 1/s" in ZH["rope.yarn_turned_over"]
-    assert "角频率降为 1/s" in ZH["rope.ext_notice_llama3"]
+    assert "转速都降为 1/s" in ZH["rope.yarn_turned_over"]
+    assert "转速降为 1/s" in ZH["rope.ext_notice_llama3"]
     assert "间距也压缩为 1/s" in ZH["rope.ext_notice_linear"]
     assert "波长就变为 b^(2/d) 倍" in ZH["wavelengths.curves_notice"]
     assert "频率都减半" in ZH["binary.counter_notice"]

@@ -19,7 +19,7 @@ TEXTS = {
     "home.criterion_extrapolates": "**可外推**：超出训练长度的位置仍得到有界且互不相同的编码，序列变长时已有位置的编码不变。训练好的模型能否处理更长的序列，则是另一个问题。",
     "home.criterion_bounded": "**有界**：无论位置多大，值都很小（在 [−1, 1] 内）。",
     "home.formula_header": "正弦位置编码",
-    "home.heatmap_notice": "实时：L = {seq_len}，d = {d_model}，b = {base}。左边的列随位置变化快，右边的列变化慢：每一对 (sin, cos) 是一根以自己的速度 ωᵢ 转动的指针。",
+    "home.heatmap_notice": "实时：L = {seq_len}，d = {d_model}，b = {base}。左边的列随位置变化快，右边的列变化慢：每一对 (sin, cos) 是一根以自己的转速 ωᵢ 转动的指针。",
     "home.notation_header": "记号：各页面使用同一套符号",
     "home.notation": "位置 $p$（注意力中查询用 $m$、键用 $n$）；序列长度 $L$；模型宽度 $d$；维度对序号 $i = 0, \\dots, d/2 - 1$，对应第 $2i$ 和 $2i+1$ 列（单独一列记作 $c = 0, \\dots, d - 1$）；底数 $b$（论文中为 $10000$，入门篇称之为 $n$）；频率 $\\omega_i$ 与波长 $\\lambda_i = 2\\pi/\\omega_i$（转一圈所需的位置数）。注释中引用原文自己的符号时，会特别说明。",
     "home.notation_rope": "RoPE 的 $\\theta_j$ 就是同一个 $\\omega_j$（只是用它自己的底数和注意力头宽度代替 $b$ 和 $d$；RoPE 页用 $j$，因为那里 $i$ 表示 $\\sqrt{-1}$）。它的 $R(m\\theta)$ 就是旋转页的矩阵 $T(m)$，但 RoPE 把它从左边乘到列向量 $q$ 和 $k$ 上：$R(m\\theta)q$；旋转页则把行向量从右边乘以 $T(k)$。写成行向量形式，RoPE 是把 $q^\\top$ 乘以 $T(-m)$。RoPE 旋转 $q$ 和 $k$，而不是把 $PE_m$ 加到输入上。",
