@@ -37,6 +37,26 @@ def mathml(tex: str, *, block: bool) -> str:
     return convert(tex, display="block" if block else "inline")
 
 
+def _top_level_parts(tex: str) -> list[str]:
+    """``tex`` cut after each ``\\qquad`` outside braces: the terms of a long formula."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(tex):
+        if tex[i] in "{}":
+            depth += 1 if tex[i] == "{" else -1
+        elif depth == 0 and tex.startswith(r"\qquad", i):
+            parts.append(tex[start:i])
+            start = i = i + len(r"\qquad")
+            continue
+        i += 1
+    return [p.strip() for p in [*parts, tex[start:]] if p.strip()]
+
+
+def formula(tex: str) -> str:
+    """A display formula as one MathML block per top-level term, so that a narrow screen
+    wraps it between terms (as the page's KaTeX does) instead of cutting it."""
+    return "".join(mathml(part, block=True) for part in _top_level_parts(tex))
+
+
 def markdown(source: str) -> str:
     """The story's Markdown (paragraphs, inline ``$math$``) as HTML, text escaped."""
     paragraphs = []
@@ -79,7 +99,7 @@ def payload(steps: Sequence[Step], link: Callable | None) -> str:
             template = layout.pop("template", None)  # the house template: the same in all
             entry = {
                 "lead": pool.string(markdown(state.lead)),
-                "formula": pool.string(mathml(state.formula, block=True)),
+                "formula": pool.string(formula(state.formula)),
                 "data": pool.add(to_json_plotly(figure["data"])),
                 "layout": pool.add(to_json_plotly(layout)),
                 "template": pool.add(to_json_plotly(template)),
@@ -127,7 +147,7 @@ def _controls(step: Step, lang: str) -> str:
             )
         if c.sampled:
             lo, hi = _shown(c.stops[0]), _shown(c.stops[-1])
-            note = text(lang, "story.deck_sampled", count=len(c.stops), lo=lo, hi=hi)
+            note = text(lang, "story.deck_sampled", name=c.label, count=len(c.stops), lo=lo, hi=hi)
             rows.append(f'<p class="sampled">{html.escape(note)}</p>')
     return "".join(rows)
 
@@ -155,7 +175,7 @@ def _slide(n: int, step: Step, lang: str, link: Callable | None) -> str:
         f'<div class="controls">{_controls(step, lang)}</div>'
         f'<figure class="chart-box" aria-label="{chart_label}">'
         f'<div class="chart" role="img" aria-label="{alt}"></div></figure>'
-        f'<div class="formula">{mathml(state.formula, block=True)}</div>{deeper}'
+        f'<div class="formula">{formula(state.formula)}</div>{deeper}'
         f'<details class="notes"><summary>{say("common.notes")}</summary>'
         f"{markdown(step.notes)}</details></section>"
     )
@@ -203,13 +223,16 @@ output{font-weight:600}
 .sampled{flex-basis:100%;margin:0;font-size:.8rem;color:#5b6472}
 figure{margin:.3rem 0}
 .chart{width:100%}
-.formula{overflow-x:auto;max-width:100%;font-size:1.15rem;padding:.2rem 0}
+.formula{display:flex;flex-wrap:wrap;justify-content:center;align-items:center;
+column-gap:2.2em;overflow-x:auto;max-width:100%;font-size:1.15rem;padding:.2rem 0}
+.formula math{margin:.15rem 0}
 .deeper{margin:.3rem 0}
 a{color:#2166ac}
 details{margin:.4rem 0;font-size:.9rem}
 summary{cursor:pointer;color:#5b6472}
 .keys{color:#5b6472;font-size:.75rem;margin-top:1rem}
-@media (max-width:600px){html{font-size:18px}main{padding:.3rem .6rem}h2{font-size:1.35rem}}
+@media (max-width:600px){html{font-size:18px}main{padding:.3rem .6rem}h2{font-size:1.35rem}
+.formula{font-size:1rem;column-gap:1.2em}}
 """
 
 JS = r"""
@@ -221,6 +244,19 @@ JS = r"""
   const CONFIG = {displaylogo: false, responsive: true};
   let current = -1;
   const copy = v => JSON.parse(JSON.stringify(v));
+  // Projector type (18 px and more) on a phone: the dial labels ran into each other.
+  const NARROW = 600;
+  function smaller(node, inFont) {
+    if (Array.isArray(node)) { node.forEach(v => smaller(v, false)); return; }
+    if (!node || typeof node !== 'object' || node.bdata) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (inFont && key === 'size' && typeof value === 'number') {
+        node[key] = Math.max(10, Math.round(value * 0.62));
+      } else {
+        smaller(value, /font$/i.test(key));
+      }
+    }
+  }
 
   function state(i) {
     let flat = 0;
@@ -241,6 +277,7 @@ JS = r"""
     const fig = {data: copy(pool[s.data]), layout: layout};
     if (s.frames >= 0) fig.frames = copy(pool[s.frames]);
     const chart = slide.querySelector('.chart');
+    if (chart.clientWidth < NARROW) smaller(fig);
     Plotly.react(chart, fig, CONFIG);
   }
 
@@ -249,7 +286,10 @@ JS = r"""
     if (i === current) return;
     if (current >= 0) {
       const old = slides[current];
-      Plotly.purge(old.querySelector('.chart'));
+      const chart = old.querySelector('.chart');
+      Plotly.purge(chart);
+      chart.className = 'chart';  // one .js-plotly-plot in the page: the step on screen
+      chart.textContent = '';
       old.hidden = true;
     }
     current = i;

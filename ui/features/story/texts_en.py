@@ -157,7 +157,7 @@ TEXTS = {
     "story.pictures_notes": "Head size 128, base 5 000 000 and the interleaved sections [24, 20, 20] of Qwen3-VL; q is one random vector (random seed 0), the same for query and key. Row by row, the token below sits w positions on, where RoPE's fast pairs have already turned many times and no longer line up; M-RoPE moves it one step on the height axis only. The Multi-axis RoPE page shows the positions, which pairs each axis turns, and the whole picture of scores.",
     # the offline deck (tools/export_deck.py, the download on this page)
     "story.deck_title": "PosEnc Explorer: the story, step by step",
-    "story.deck_sampled": "In this offline file the slider stops at {count} values from {lo} to {hi}; the app takes every value.",
+    "story.deck_sampled": "In this offline file, {name} stops at {count} values from {lo} to {hi}; the app takes every value.",
     "story.deck_chart": "Chart of step {n}: {title}",
     "story.deck_keys": "Arrow keys, Page Up / Page Down or Back / Next move between steps.",
     "story.deck": "Offline deck",

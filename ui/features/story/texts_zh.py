@@ -157,7 +157,7 @@ TEXTS = {
     "story.pictures_notes": "注意力头维度 128、底数 5 000 000，以及 Qwen3-VL 的交错分段 [24, 20, 20]；q 是一个随机向量（随机种子 0），查询向量和键向量相同。逐行排列时，下方的词元在 w 个位置之后，RoPE 中转得快的维度对早已错开；M-RoPE 只让它在高度轴上前进一步。多轴 RoPE 页面展示各轴的位置、每个轴转动哪些维度对，以及整张图像上的分数。",
     # the offline deck (tools/export_deck.py, the download on this page)
     "story.deck_title": "PosEnc Explorer：逐步讲解的故事",
-    "story.deck_sampled": "在这个离线文件里，滑块只停在 {lo} 到 {hi} 之间的 {count} 个值上；应用里每个值都可以取。",
+    "story.deck_sampled": "在这个离线文件里，“{name}”只停在 {lo} 到 {hi} 之间的 {count} 个值上；应用里每个值都可以取。",
     "story.deck_chart": "第 {n} 步的图：{title}",
     "story.deck_keys": "用方向键、Page Up / Page Down 或“上一步 / 下一步”切换步骤。",
     "story.deck": "离线演示文稿",
