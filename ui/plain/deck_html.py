@@ -126,7 +126,7 @@ def _shown(value) -> str:
 
 
 def _controls(step: Step, lang: str) -> str:
-    rows = []
+    rows, colon = [], "：" if lang == "zh" else ": "
     for j, c in enumerate(step.controls):
         ident = f"c-{step.name}-{j}"
         label, tip = html.escape(c.label), html.escape(c.help, quote=True)
@@ -139,7 +139,7 @@ def _controls(step: Step, lang: str) -> str:
         else:
             value = html.escape(_shown(c.spec.default))
             rows.append(
-                f'<div class="slider"><label for="{ident}" title="{tip}">{label}: '
+                f'<div class="slider"><label for="{ident}" title="{tip}">{label}{colon}'
                 f'<output id="{ident}-out">{value}</output></label>'
                 f'<input type="range" id="{ident}" data-control="{j}" min="0" '
                 f'max="{len(c.stops) - 1}" step="1" value="{c.default_index}" '

@@ -163,7 +163,7 @@ TEXTS = {
     "story.deck": "Offline deck",
     "story.deck_help": "The whole story as one HTML file in this language, for a projector or a USB stick.",
     "story.deck_download": "Download the story (HTML)",
-    "story.deck_download_help": "One file with every step, its charts and formulas: it opens in a browser from disk, with no network. Building it takes a few seconds.",
+    "story.deck_download_help": "One file with every step, its charts and formulas: it opens in a browser from disk, with no network. The first download takes up to half a minute to build.",
     "story.alt_order": "Line chart of the attention output for “dog” in both sentences, one line each, component by component: without positions the two lines coincide; with positions added they part.",
     "story.alt_naive": "Two line charts of a code against position p: p / (L − 1) for a short and a long text, whose values at the same position differ, and p itself, which grows far beyond the grey band of word values.",
     "story.alt_binary": "Heatmap of the binary counter: positions down, bits across, each cell 0 or 1. The lowest bit flips at every row, each higher bit half as often.",
