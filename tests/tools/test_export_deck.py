@@ -184,12 +184,15 @@ def test_without_an_app_address_the_deck_has_no_go_deeper_link():
 
 @pytest.mark.slow  # AppTest: every step's live page
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_go_deeper_links_open_what_the_pages_links_open(lang):
+def test_each_recorded_step_says_and_links_what_the_page_does(lang):
     link = view.deck_link(APP_URL + "/", lang)
     for n, name in enumerate(view.STEPS, 1):
         at = run_page("0_Start_here.py", {"step": str(n), "lang": lang})
+        surface = at_default(name, lang)
+        assert at.markdown[1].value == surface.lead_text, name  # the two lines
+        assert [f.value for f in at.latex] == [f"$$\n{surface.formula}\n$$"], name
         live = next(el for el in at.get("page_link") if el.proto.label.startswith(("Go", "深入")))
-        label, href = link(at_default(name, lang).deeper)
+        label, href = link(surface.deeper)
         parts = urlsplit(href)
         entry = next(e for e in menu.PAGES if e.url_path == "/" + live.proto.page)
         assert f"{parts.scheme}://{parts.netloc}{parts.path}" == APP_URL + entry.url_path
