@@ -45,8 +45,13 @@ def url_of(server, entry, query: dict[str, str]) -> str:
 
 
 def open_view(pg, url: str) -> None:
-    """Go to ``url`` and wait until the script has finished and every chart is drawn."""
+    """Go to ``url`` and wait until the script has finished and every chart is drawn.
+
+    ``ui.shared.a11y``'s script runs once the page's first elements are drawn: before
+    that, a new document reports a finished script with nothing on it, and a view without
+    charts would be checked empty (seen: an English ``lang`` on a Chinese view)."""
     pg.goto(url)
+    pg.wait_for_function("() => window.__posencA11yPass !== undefined", timeout=60_000)
     wait_for_app(pg)
     pg.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]"
