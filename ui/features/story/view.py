@@ -25,9 +25,7 @@ from posenc import spectrum
 from ui.features.story import data, specs
 from ui.features.story import figures as story_figs
 from ui.plain import clock as wavelength_figs
-from ui.plain import deck
 from ui.plain import table_figure as home_figs
-from ui.plain.deck_html import deck_html
 from ui.plain.params import LANG
 from ui.plain.story_outline import STEPS
 from ui.plain.texts import text
@@ -457,6 +455,8 @@ VIEWS: dict[str, Callable[..., Deeper]] = {
 def deck_steps(lang: str) -> list:
     """Every step in order, recorded for the offline deck (``ui.plain.deck``) at each stop
     of its controls, by the same step functions and builders as the page."""
+    from ui.plain import deck  # the deck's modules load only when a deck is built
+
     builders = dict(
         figs=Uncached(figs), wl_figs=Uncached(wl_figs), home_heatmap=home_heatmap.uncached
     )
@@ -487,6 +487,8 @@ def deck_link(app_url: str, lang: str) -> Callable[[Deeper], tuple[str, str]]:
 def deck_file(lang: str, app_url: str | None = None) -> str:
     """The offline deck of the story in ``lang``: one HTML file (``tools/export_deck.py``
     writes it; the page offers it as a download)."""
+    from ui.plain.deck_html import deck_html  # MathML and Plotly.js: ~40 ms to import
+
     link = deck_link(app_url, lang) if app_url else None
     return deck_html(deck_steps(lang), lang, link=link)
 
