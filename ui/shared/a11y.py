@@ -48,7 +48,7 @@ CSS = (
 # place) and when a formula or its box changes size (fonts arriving, a narrower window).
 SCRIPT = """
 (() => {
-  document.documentElement.lang = %(lang)s;
+  document.documentElement.setAttribute("lang", %(lang)s);
   window.__posencA11y = {label: %(label)s};
   if (window.__posencA11yPass) { window.__posencA11yPass(); return; }
   const watched = new WeakSet();

@@ -194,7 +194,7 @@ def render() -> None:
         here = controls.beside([1, 1]) if learned is not None else [st.container()]
         grab.plot(
             sim_figure, "hm_similarity", spec.SIM_ROW, where=here[0], high=seq_len - 1,
-            alt=t("heatmap.alt_similarity", L=seq_len, half=d_model // 2),
+            alt=t("heatmap.alt_similarity", last=seq_len - 1, half=d_model // 2),
         )  # fmt: skip
         grab.hint(t("heatmap.sim_pick"), here[0])
         if learned is not None:

@@ -131,8 +131,8 @@ TEXTS = {
     "heatmap.alt_table": "Heatmap of the position table: {L} positions down, {d} dimensions across, each value between −1 (blue) and 1 (red). Early columns change from row to row, late ones hardly change: together they give each row its own pattern.",
     "heatmap.alt_learned": "Heatmap of the uploaded learned position table, {rows} positions down and {cols} dimensions across, on its own colour scale.",
     "heatmap.alt_embedding": "{n} heatmaps of positions by dimensions: a word embedding E, the position table PE, and their sums. Compare how much of E is still visible in each sum.",
-    "heatmap.alt_similarity": "Heatmap of the dot product PE_m · PE_n for m and n from 0 to {L} − 1: largest on the diagonal (d/2 = {half}), the same along every diagonal, falling with ripples away from it.",
+    "heatmap.alt_similarity": "Heatmap of the dot product of the codes of positions m and n, both from 0 to {last}: largest on the diagonal (d/2 = {half}), the same along every diagonal, falling with ripples away from it.",
     "heatmap.alt_learned_similarity": "Heatmap of the cosine similarity between the uploaded table's positions; compare its diagonal band with the sinusoidal one.",
-    "heatmap.alt_curve": "Line chart of PE_r · PE_n against position n for the reference row r = {r}: the peak {half} at n = r, then a fall with ripples on both sides.",
+    "heatmap.alt_curve": "Line chart of the dot product of the code of the reference row r = {r} with the code of each position n: the peak {half} at n = r, then a fall with ripples on both sides.",
     "heatmap.alt_difference": "Heatmap of {name} minus the paper's table, positions down, dimensions across: where the two frameworks' numbers differ and by how much.",
 }

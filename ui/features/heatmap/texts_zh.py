@@ -131,8 +131,8 @@ TEXTS = {
     "heatmap.alt_table": "位置编码表的热图：纵向 {L} 个位置，横向 {d} 个维度，每个值在 −1（蓝）到 1（红）之间。前面的列逐行变化，后面的列几乎不变：合起来让每一行都有自己的图案。",
     "heatmap.alt_learned": "上传的学习式位置表的热图：纵向 {rows} 个位置，横向 {cols} 个维度，使用它自己的色标。",
     "heatmap.alt_embedding": "{n} 张位置×维度的热图：词嵌入 E、位置表 PE 以及它们的和。比较每个和中 E 还能看出多少。",
-    "heatmap.alt_similarity": "点积 PE_m · PE_n 的热图，m 和 n 从 0 到 {L} − 1：对角线上最大（d/2 = {half}），沿每条对角线不变，离开对角线时带着波纹下降。",
+    "heatmap.alt_similarity": "位置 m 与 n 的编码的点积的热图，m 和 n 都从 0 到 {last}：对角线上最大（d/2 = {half}），沿每条对角线不变，离开对角线时带着波纹下降。",
     "heatmap.alt_learned_similarity": "上传表中各位置之间余弦相似度的热图；把它的对角带与正弦编码的比较。",
-    "heatmap.alt_curve": "参考行 r = {r} 的 PE_r · PE_n 随位置 n 的折线图：在 n = r 处达到峰值 {half}，两侧带着波纹下降。",
+    "heatmap.alt_curve": "参考行 r = {r} 的编码与每个位置 n 的编码的点积的折线图：在 n = r 处达到峰值 {half}，两侧带着波纹下降。",
     "heatmap.alt_difference": "{name} 减去论文的表的热图，纵向为位置，横向为维度：两个框架的数值在哪里不同、差多少。",
 }
