@@ -238,17 +238,17 @@ def record_step(
     fonts = ProjectorType()
     first = Recorder(lang, {}, fonts=fonts, **builders)
     draw(first)
-    controls = []
+    asked = []
     for spec, kind, label in first.asked:
         values, sampled = stops(spec, (chosen or {}).get(spec.key))
-        controls.append(
+        asked.append(
             Control(spec, kind, text(lang, f"story.{label}"), text(lang, f"story.{label}_help"),
                     values, sampled)
         )  # fmt: skip
     step = Step(name, text(lang, f"story.{name}_title"), text(lang, f"story.{name}_notes"),
-                controls)  # fmt: skip
-    for combination in itertools.product(*(c.stops for c in controls)):
-        values = {c.spec.key: v for c, v in zip(controls, combination, strict=True)}
+                asked)  # fmt: skip
+    for combination in itertools.product(*(c.stops for c in asked)):
+        values = {c.spec.key: v for c, v in zip(asked, combination, strict=True)}
         surface = Recorder(lang, values, fonts=fonts, **builders)
         deeper = draw(surface)
         step.states.append(
