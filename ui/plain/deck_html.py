@@ -278,7 +278,17 @@ JS = r"""
     if (s.frames >= 0) fig.frames = copy(pool[s.frames]);
     const chart = slide.querySelector('.chart');
     if (chart.clientWidth < NARROW) smaller(fig);
+    else fit(chart, layout);
     Plotly.react(chart, fig, CONFIG);
+  }
+
+  // On a projector the whole step fits the screen: a chart taller than the room left
+  // under the text gets that room (at least MIN_HEIGHT px), so no axis falls below the fold.
+  const MIN_HEIGHT = 300;
+  function fit(chart, layout) {
+    const room = Math.floor(window.innerHeight - chart.getBoundingClientRect().top - 8);
+    const own = layout.height || 450;
+    if (own > room) layout.height = Math.max(MIN_HEIGHT, room);
   }
 
   function show(i) {
@@ -333,6 +343,7 @@ JS = r"""
     if (e.key === 'ArrowLeft' || e.key === 'PageUp') { show(current - 1); e.preventDefault(); }
   });
   window.addEventListener('hashchange', () => show(fromHash()));
+  window.addEventListener('resize', () => { if (current >= 0) draw(current); });
   show(fromHash());
 })();
 """
