@@ -121,6 +121,9 @@ def _drawing_script():
         counter.builds += 1
         return go.Figure(go.Heatmap(z=[[v * w for w in range(n)] for v in range(n)]))
 
+    from ui.plain.params import PRESENT
+
+    st.session_state[PRESENT.key] = st.query_params.get("present") == "1"
     fig = build(int(st.query_params.get("n", "5")))
     if st.query_params.get("change") == "1":
         fig.update_layout(height=321)  # this session's own copy
@@ -164,6 +167,28 @@ def test_a_view_drawn_again_from_the_cache_makes_no_plotly_figure(monkeypatch):
     specs = [json.loads(at.get("plotly_chart")[0].proto.spec) for at in (first, second)]
     assert specs[0] == specs[1]
     assert specs[1]["data"][0]["z"] == [[v * w for w in range(4)] for v in range(4)]
+
+
+def test_a_presenter_view_is_fitted_once_for_every_session(monkeypatch):
+    """Presenter mode (and a phone) refits the figure: done once per screen for all
+    sessions (ui.shared.layout.fitted), not built and refitted on every rerun."""
+    from ui.shared import layout
+
+    counter = sys.modules.setdefault("figure_cache_counter", types.ModuleType("c"))
+    counter.builds = 0
+    layout._fitted_json.cache_clear()
+    first = drawing_session(n="7", present="1")
+    made = _count_figures_made(monkeypatch)
+    second = drawing_session(n="7", present="1")
+    assert counter.builds == 1 and made == []
+    specs = [json.loads(at.get("plotly_chart")[0].proto.spec) for at in (first, second)]
+    assert specs[0] == specs[1]
+    monkeypatch.undo()
+    by_hand = layout.fit(go.Figure(go.Heatmap(z=[[v * w for w in range(7)] for v in range(7)])),
+                         presenting=True, on_phone=False)  # fmt: skip
+    assert specs[1]["layout"]["font"]["size"] == by_hand.layout.font.size >= 18
+    desk = json.loads(drawing_session(n="7").get("plotly_chart")[0].proto.spec)
+    assert desk["layout"].get("font", {}).get("size") != by_hand.layout.font.size
 
 
 def test_a_cached_figure_changed_by_a_session_is_built_and_drawn_changed(monkeypatch):

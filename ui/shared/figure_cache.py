@@ -131,6 +131,10 @@ class CachedFigure(go.Figure):
         go.Figure.__init__(self, _arrays(json.loads(spec)), skip_invalid=False, _validate=False)
         return getattr(self, name)
 
+    def cached_json(self) -> str | None:
+        """The cached JSON while the figure is not built (nothing changed it), else None."""
+        return self.__dict__.get("_cached_json")
+
     def built(self) -> bool:
         """Whether the figure was built (something used it but :meth:`to_dict`)."""
         return "_cached_json" not in self.__dict__

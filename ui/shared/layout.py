@@ -7,6 +7,7 @@ says (:func:`phone`). Columns, chart heights, the lead's expander and the figure
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import streamlit as st
@@ -14,6 +15,7 @@ import streamlit as st
 from ui.plain.params import PRESENT
 from ui.plain.style import STACKED_TOP, legend_below, legend_entries, presenter_fonts
 from ui.shared.a11y import chart_alt
+from ui.shared.figure_cache import MARK, CachedFigure, from_spec
 from ui.shared.i18n import t
 
 
@@ -101,9 +103,14 @@ def fit_phone(fig):
     """Fit ``fig`` to the screen: projector type in presenter mode (:func:`presenter_fonts`);
     on a phone, a legend above the plot moves under it (:func:`legend_below`), and
     titles at the top move down from under the toolbar a touch screen always shows."""
-    if presenting():
+    return fit(fig, presenting=presenting(), on_phone=phone())
+
+
+def fit(fig, *, presenting: bool, on_phone: bool):
+    """:func:`fit_phone` for a given screen: changes ``fig`` and returns it."""
+    if presenting:
         presenter_fonts(fig)
-    if not phone():
+    if not on_phone:
         return fig
     if (fig.layout.legend.y or 0) > 1:  # one entry a row at worst on a 390 px screen
         legend_below(fig, rows=legend_entries(fig))
@@ -147,9 +154,32 @@ def square_on_phone(fig):
     return fig
 
 
+# Fitted figures kept (:func:`fitted`): a few screens of one room's views; each < 1 MB.
+FITTED_ENTRIES = 32
+
 # On a touch screen Plotly's mode bar shows all the time, over the top of the plot: a
 # phone gets none (pinch and double-tap still zoom and reset).
 PHONE_CONFIG = {"displayModeBar": False}
+
+
+@functools.lru_cache(maxsize=FITTED_ENTRIES)
+def _fitted_json(spec: str, presenting: bool, on_phone: bool) -> str:
+    """The JSON of a cached figure fitted to a screen (:func:`fit`), once per screen."""
+    return fit(from_spec(spec), presenting=presenting, on_phone=on_phone).to_json(validate=False)
+
+
+def fitted(fig):
+    """``fig`` fitted to the reader's screen (:func:`fit_phone`). A figure from the figure
+    cache that nobody changed is fitted once per screen for all sessions (a room in
+    presenter mode or on phones built and refitted every chart on every rerun, issue #32);
+    any other figure is fitted in place."""
+    on_phone, present = phone(), presenting()
+    spec = fig.cached_json() if isinstance(fig, CachedFigure) else None
+    if spec is None or not (on_phone or present):
+        return fit(fig, presenting=present, on_phone=on_phone)
+    out = CachedFigure(_fitted_json(spec, present, on_phone))
+    setattr(out, MARK, True)
+    return out
 
 
 def plot(fig, key: str, where=st, *, on_select=None, alt: str | None = None):
@@ -163,7 +193,7 @@ def plot(fig, key: str, where=st, *, on_select=None, alt: str | None = None):
     (``tests/sweeps/test_chart_alternatives.py`` fails on a chart without)."""
     config = PHONE_CONFIG if phone() else None
     select = dict(on_select=on_select, selection_mode="points") if on_select else {}
-    drawn = where.plotly_chart(fit_phone(fig), width="stretch", key=key, config=config, **select)
+    drawn = where.plotly_chart(fitted(fig), width="stretch", key=key, config=config, **select)
     if alt:
         chart_alt(alt, where)
     return drawn
