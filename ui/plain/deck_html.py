@@ -174,8 +174,9 @@ def _slide(n: int, step: Step, lang: str, link: Callable | None) -> str:
         f'<div class="lead">{markdown(state.lead)}</div>'
         f'<div class="controls">{_controls(step, lang)}</div>'
         f'<figure class="chart-box" aria-label="{chart_label}">'
-        f'<div class="chart" role="img" aria-label="{alt}"></div></figure>'
-        f'<div class="formula">{formula(state.formula)}</div>{deeper}'
+        f'<div class="chart"></div><figcaption class="alt">{alt}</figcaption></figure>'
+        f'<div class="formula" data-label="{say("a11y.formula_scrolls")}">'
+        f"{formula(state.formula)}</div>{deeper}"
         f'<details class="notes"><summary>{say("common.notes")}</summary>'
         f"{markdown(step.notes)}</details></section>"
     )
@@ -223,8 +224,10 @@ output{font-weight:600}
 .sampled{flex-basis:100%;margin:0;font-size:.8rem;color:#5b6472}
 figure{margin:.3rem 0}
 .chart{width:100%}
+.alt{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;
+clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .formula{display:flex;flex-wrap:wrap;justify-content:center;align-items:center;
-column-gap:2.2em;overflow-x:auto;max-width:100%;font-size:1.15rem;padding:.2rem 0}
+column-gap:2.2em;overflow-x:auto;overflow-y:hidden;max-width:100%;font-size:1.15rem;padding:.2rem 0}
 .formula math{margin:.15rem 0}
 .deeper{margin:.3rem 0}
 a{color:#2166ac}
@@ -264,10 +267,29 @@ JS = r"""
     return steps[i].states[flat];
   }
 
+  // A formula wider than the screen scrolls sideways: then it is a named tab stop, so a
+  // keyboard can scroll it (axe: scrollable-region-focusable); one that fits is not.
+  function focusable(box) {
+    if (box.scrollWidth > box.clientWidth) {  // (y: hidden, a subpixel taller is no scroll)
+      box.tabIndex = 0;
+      box.setAttribute('role', 'group');
+      box.setAttribute('aria-label', box.dataset.label);
+    } else {
+      box.removeAttribute('tabindex');
+      box.removeAttribute('role');
+      box.removeAttribute('aria-label');
+    }
+  }
+
   function draw(i) {
     const s = state(i), slide = slides[i];
     slide.querySelector('.lead').innerHTML = pool[s.lead];
-    slide.querySelector('.formula').innerHTML = pool[s.formula];
+    const box = slide.querySelector('.formula');
+    box.innerHTML = pool[s.formula];
+    focusable(box);
+    // MathML and its fonts may widen it after this: check again whenever its parts resize.
+    const watch = new ResizeObserver(() => focusable(box));
+    [box, ...box.children].forEach(el => watch.observe(el));
     const a = slide.querySelector('.deeper-link');
     if (a && s.link !== undefined) a.href = pool[s.link];
     const layout = copy(pool[s.layout]);
@@ -279,7 +301,10 @@ JS = r"""
     const chart = slide.querySelector('.chart');
     if (chart.clientWidth < NARROW) smaller(fig);
     else fit(chart, layout);
-    Plotly.react(chart, fig, CONFIG);
+    // The drawing is read as its text alternative (the figcaption): its SVG, a soup of
+    // tick labels to a screen reader, is hidden from it (it holds nothing focusable).
+    Plotly.react(chart, fig, CONFIG).then(() => chart.querySelectorAll('svg.main-svg')
+      .forEach(svg => svg.setAttribute('aria-hidden', 'true')));
   }
 
   // On a projector the whole step fits the screen: a chart taller than the room left
