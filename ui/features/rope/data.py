@@ -307,25 +307,19 @@ def temperature_view(
     original: int,
 ) -> dict:
     """The last query's attention entropy H(L) over its L nearest keys, all carrying the
-    extension tab's content (the score S(r) of q with itself r positions apart, / sqrt(d)):
-    plain RoPE, and ``scaling``'s frequencies with the scores times a^0, a^2 (as the
-    method sets it) and a^4 (applied twice), by posenc.prefix_entropies."""
-    context = extended_context(factor, original)
-    c = make_content(head_dim, 1, kind, text, seed)
-    r = np.arange(context, dtype=np.float64)
-    norm = math.sqrt(head_dim)
-    plain, _ = posenc.rope_frequencies(head_dim, base)
-    inv, a = posenc.rope_frequencies(
-        head_dim, base, scaling=SCALINGS[scaling], factor=factor,
-        original_context=original, context=context,
+    extension tab's content (its score S(r) of q with itself r positions apart, / sqrt(d),
+    from :func:`extension_view`): plain RoPE, and ``scaling``'s frequencies with the scores
+    times a^0, a^2 (as the method sets it) and a^4 (applied twice), by
+    posenc.prefix_entropies."""
+    ext = extension_view(
+        head_dim=head_dim, base=base, layout=layout, kind=kind, text=text, seed=seed,
+        scaling=scaling, factor=factor, original=original, scale=True,
     )  # fmt: skip
-
-    def scores(theta: np.ndarray) -> np.ndarray:
-        return relative_scores(c.q[0], c.q[0], r, theta, layout=layout) / norm
-
-    entropy = {"plain": posenc.prefix_entropies(scores(plain))}
+    context, a = ext["context"], ext["attention_factor"]
+    # extension_view's curves carry the method's a^2: divide it out for the bare scores.
+    stretched = ext["scores"][scaling] / (a * a)
+    entropy = {"plain": posenc.prefix_entropies(ext["scores"]["none"])}
     powers = TEMPERATURES if a != 1.0 else {"off": 0}
-    stretched = scores(inv)
     for key, power in powers.items():
         entropy[key] = posenc.prefix_entropies(stretched, scale=a**power)
     lengths = entropy_lengths(context)
