@@ -21,6 +21,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from support.tree import copy_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 SKIP = {"test-artifacts", "node_modules"}
@@ -45,13 +46,7 @@ def test_import_contracts_are_kept():
 
 
 def _copy_tree(tmp_path: Path) -> Path:
-    for name in ("posenc", "ui", "pyproject.toml"):
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy(src, tmp_path / name)
-    return tmp_path
+    return copy_tree(tmp_path, ("posenc", "ui", "pyproject.toml"))
 
 
 # (file, line planted at its top, what lint-imports must then report broken)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import ast
 import json
 import re
-import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from support.tree import copy_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 COPIED = ("app.py", "pages", "ui", "posenc", ".streamlit", "assets", "pyproject.toml")
@@ -52,16 +52,6 @@ def apply(root: Path, path: str, where: str, code: str) -> None:
     else:
         raise ValueError(f"unknown place {where!r} in CONTRIBUTING.md")
     target.write_text(source, encoding="utf-8")
-
-
-def copy_tree(tmp_path: Path) -> Path:
-    for name in COPIED:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy(src, tmp_path / name)
-    return tmp_path
 
 
 # Run in the copy, in a process of its own (this one has the real ui package imported).
@@ -99,7 +89,7 @@ def test_the_example_has_a_block_for_each_kind_of_file():
 
 
 def test_the_worked_example_adds_a_chart_touching_one_page_folder(tmp_path):
-    root = copy_tree(tmp_path)
+    root = copy_tree(tmp_path, COPIED)
     blocks = example_blocks()
     for path, where, code in blocks:
         apply(root, path, where, code)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +35,7 @@ if __name__ == "__main__":  # --record: run from anywhere
 
 from support.apptest import run_page  # noqa: E402
 from support.paths import ROOT  # noqa: E402
+from support.tree import copy_tree  # noqa: E402
 from support.views import IDS, PAGES, script  # noqa: E402
 
 BUDGET = HERE / "first_chart_budget.json"
@@ -194,12 +194,7 @@ print(json.dumps({name: b.over_budget(f, b.budgets()[name]) for name, f in found
 
 
 def test_a_formula_planted_before_the_first_chart_fails_the_budget(tmp_path):
-    for name in ("app.py", "pages", "ui", "posenc", ".streamlit", "assets", "tests"):
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-        elif src.exists():
-            shutil.copy(src, tmp_path / name)
+    copy_tree(tmp_path)
     # One st.latex at the top of two entry scripts: the story's first view has no
     # formula (a new kind), home's has three (one more, inside the element tolerance).
     for entry in ("app.py", "pages/0_Start_here.py"):

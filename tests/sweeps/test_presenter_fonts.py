@@ -12,15 +12,14 @@ the text of a trace.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 from support.apptest import run_page
-from support.paths import ROOT
 from support.screen import decode, figures
+from support.tree import copy_tree
 from support.views import PAGE_TAB_IDS, PAGE_TABS, script
 
 from ui.plain.style import PRESENTER_TICK
@@ -97,12 +96,7 @@ print(json.dumps([small_fonts(f) for f in figures(at)]))
 
 def test_the_sweep_fails_on_the_story_clock_when_presenter_fonts_skip_trace_text(tmp_path):
     # The fix planted back out: presenter_fonts without its clause for the text of traces.
-    for name in ("app.py", "pages", "ui", "posenc", ".streamlit", "assets", "tests"):
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
-        elif src.exists():
-            shutil.copy(src, tmp_path / name)
+    copy_tree(tmp_path)
     style = tmp_path / "ui/plain/style.py"
     source = style.read_text()
     clause = '        if "textfont" in trace and'
