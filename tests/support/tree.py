@@ -23,3 +23,19 @@ def copy_tree(dest: Path, names: Iterable[str] = APP) -> Path:
         elif src.exists():
             shutil.copy(src, dest / name)
     return dest
+
+
+def run_in(copy: Path, script: str, timeout: float = 600):
+    """Run ``script`` with Python in the copy (only the copy on the path), and return the
+    JSON of the last line it prints; fails with its stderr if it exits non-zero."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=copy, env={"PYTHONPATH": str(copy), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=timeout, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])

@@ -35,7 +35,7 @@ if __name__ == "__main__":  # --record: run from anywhere
 
 from support.apptest import run_page  # noqa: E402
 from support.paths import ROOT  # noqa: E402
-from support.tree import copy_tree  # noqa: E402
+from support.tree import copy_tree, run_in  # noqa: E402
 from support.views import IDS, PAGES, script  # noqa: E402
 
 BUDGET = HERE / "first_chart_budget.json"
@@ -203,13 +203,7 @@ def test_a_formula_planted_before_the_first_chart_fails_the_budget(tmp_path):
         assert "\npage.render()" in source
         planted = '\nimport streamlit as st\nst.latex("x")\npage.render()'
         path.write_text(source.replace("\npage.render()", planted))
-    done = subprocess.run(
-        [sys.executable, "-c", PLANTED],
-        cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    missed = json.loads(done.stdout.strip().splitlines()[-1])
+    missed = run_in(tmp_path, PLANTED, timeout=600)
     assert any("new kinds" in m and "markdown:LATEX" in m for m in missed["story"]), missed
     assert any(m.startswith("4 formulas") for m in missed["home"]), missed
 

@@ -12,14 +12,12 @@ the text of a trace.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from support.apptest import run_page
 from support.screen import decode, figures
-from support.tree import copy_tree
+from support.tree import copy_tree, run_in
 from support.views import PAGE_TAB_IDS, PAGE_TABS, script
 
 from ui.plain.style import PRESENTER_TICK
@@ -102,11 +100,5 @@ def test_the_sweep_fails_on_the_story_clock_when_presenter_fonts_skip_trace_text
     clause = '        if "textfont" in trace and'
     assert clause in source
     style.write_text(source.replace(clause, "        if False and"))
-    done = subprocess.run(
-        [sys.executable, "-c", STEP_5],
-        cwd=tmp_path, env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    small = json.loads(done.stdout.strip().splitlines()[-1])
+    small = run_in(tmp_path, STEP_5, timeout=300)
     assert ["data[2].textfont.size", 11] in [s for fig in small for s in fig], small
