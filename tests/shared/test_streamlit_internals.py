@@ -116,3 +116,71 @@ def test_cached_data_bytes_counts_what_st_cache_data_holds():
     held(200_000)
     assert internals.cached_data_bytes() - before >= 200_000
     held.clear()
+
+
+THEME_SECTIONS = (
+    "theme",
+    "theme.light",
+    "theme.dark",
+    "theme.sidebar",
+    "theme.light.sidebar",
+    "theme.dark.sidebar",
+)
+
+
+def _parts(populate_theme, populate_config) -> list[bytes]:
+    """The theme and config parts of a ``new_session`` message, as bytes."""
+    from streamlit.proto.NewSession_pb2 import Config, CustomThemeConfig
+
+    parts = []
+    for section in THEME_SECTIONS:
+        msg = CustomThemeConfig()
+        populate_theme(msg, section)
+        parts.append(msg.SerializeToString())
+    msg = Config()
+    populate_config(msg)
+    return [*parts, msg.SerializeToString()]
+
+
+@pytest.fixture
+def memoized():
+    """The memo installed, and the functions Streamlit had before, put back after."""
+    from streamlit.runtime import app_session
+
+    before = app_session._populate_theme_msg, app_session._populate_config_msg
+    assert internals.memoize_session_config()
+    yield app_session
+    app_session._populate_theme_msg, app_session._populate_config_msg = before
+
+
+def test_the_memo_gives_the_bytes_streamlit_builds(memoized):
+    """Issue #32: the theme and config parts of every rerun's new_session message, built
+    once: byte for byte what Streamlit builds, on the first call and on later ones."""
+    theme, settings = memoized._populate_theme_msg, memoized._populate_config_msg
+    built = _parts(theme.original, settings.original)
+    assert b"#b2182b" in b"".join(built)  # the app's theme (.streamlit/config.toml) is in it
+    assert _parts(theme, settings) == built
+    assert _parts(theme, settings) == built
+    assert internals.memoize_session_config()  # a second install changes nothing
+    assert memoized._populate_theme_msg is theme
+
+
+def test_the_memo_follows_a_new_config_and_the_options_a_script_sets(memoized):
+    from streamlit import config
+
+    theme, settings = memoized._populate_theme_msg, memoized._populate_config_msg
+    first = _parts(theme, settings)
+    try:  # the config parsed again (a file changed, or flags): a new options dict
+        config.get_config_options(True, {"theme.primaryColor": "#123456"})
+        changed = _parts(theme, settings)
+        assert b"#123456" in changed[0] and changed == _parts(theme.original, settings.original)
+        toolbar = config.get_option("client.toolbarMode")
+        config.set_option("client.toolbarMode", "minimal")  # st.set_option, in a script
+        try:
+            assert _parts(theme, settings)[-1] == _parts(theme.original, settings.original)[-1]
+            assert _parts(theme, settings)[-1] != changed[-1]
+        finally:
+            config.set_option("client.toolbarMode", toolbar)
+    finally:
+        config.get_config_options(force_reparse=True)
+    assert _parts(theme, settings) == first

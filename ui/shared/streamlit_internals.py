@@ -14,9 +14,6 @@ What is used, and why:
 - ``streamlit.runtime.scriptrunner.get_script_run_ctx`` (function): whether code runs in
   a script run (a session), where ``st.cache_data`` and ``st.session_state`` work
   (:func:`in_script_run`; ``ui.shared.figure_cache``, ``ui.shared.learned``).
-- ``streamlit.runtime.caching.cache_errors.UnhashableParamError`` (exception): raised by
-  ``st.cache_data`` for an argument it cannot hash; the figure cache then builds the
-  figure uncached (:data:`UnhashableParamError`).
 - ``streamlit.runtime.exists`` and ``get_instance`` (functions): the server's
   ``Runtime``; there is none under AppTest or in a bench (:func:`server_runtime`).
 - ``Runtime.media_file_mgr`` (property) and ``MediaFileManager.remove_orphaned_files``
@@ -37,12 +34,17 @@ What is used, and why:
   ``MemoryUploadedFileManager``, ``UploadedFileRec`` (classes): the tests build the
   stores a server has, to test the sweeps above without a server
   (:func:`stored_media_files`).
+- ``streamlit.runtime.app_session._populate_theme_msg`` and ``_populate_config_msg``
+  (module functions) and ``streamlit.config.get_config_options`` (function): every rerun
+  of every session sends a ``new_session`` message whose theme and config parts are
+  rebuilt by scanning all ~200 config options six times, ~1 ms of the server's 10-20 ms a
+  rerun (issue #32). :func:`memoize_session_config` builds each part once per parsed
+  config and copies it in.
 """
 
 from __future__ import annotations
 
 from streamlit import runtime
-from streamlit.runtime.caching.cache_errors import UnhashableParamError
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
@@ -55,12 +57,12 @@ __all__ = [
     "MediaFileManager",
     "MemoryMediaFileStorage",
     "MemoryUploadedFileManager",
-    "UnhashableParamError",
     "UploadedFileRec",
     "alive_sessions",
     "cached_data_bytes",
     "drop_session_uploads",
     "in_script_run",
+    "memoize_session_config",
     "server_runtime",
     "stored_media_files",
     "sweep_media_files",
@@ -74,7 +76,6 @@ CHECKED_WITH = "1.67.0"
 # exception, class, field (of a dataclass or NamedTuple), attribute (set in __init__).
 USED = (
     ("streamlit.runtime.scriptrunner.get_script_run_ctx", "function"),
-    ("streamlit.runtime.caching.cache_errors.UnhashableParamError", "exception"),
     ("streamlit.runtime.exists", "function"),
     ("streamlit.runtime.get_instance", "function"),
     ("streamlit.runtime.runtime.Runtime.media_file_mgr", "property"),
@@ -103,6 +104,9 @@ USED = (
     ),
     ("streamlit.runtime.memory_uploaded_file_manager.MemoryUploadedFileManager", "class"),
     ("streamlit.runtime.uploaded_file_manager.UploadedFileRec", "class"),
+    ("streamlit.runtime.app_session._populate_theme_msg", "function"),
+    ("streamlit.runtime.app_session._populate_config_msg", "function"),
+    ("streamlit.config.get_config_options", "function"),
 )
 
 
@@ -158,3 +162,57 @@ def cached_data_bytes() -> int:
 def stored_media_files(storage: MemoryMediaFileStorage) -> int:
     """How many files an in-memory media storage holds."""
     return len(storage._files_by_id)
+
+
+# The options a script may change at run time (``st.set_option``) that the config part
+# reads; the memo of that part is keyed by their values.
+_SCRIPTABLE = (
+    "client.showErrorDetails",
+    "client.toolbarMode",
+    "client.disableDataExport",
+    "client.showSidebarNavigation",
+)
+
+
+def memoize_session_config() -> bool:
+    """Build the theme and config parts of the ``new_session`` message once per parsed
+    config (a re-parse gives a new options dict: the memo starts again) and copy them into
+    each message: the same bytes as building them (``tests/shared/test_streamlit_internals
+    .py``). The config part is keyed by the options a script may set as well. Installs
+    once per process; False where the functions are not there (a newer Streamlit)."""
+    from streamlit import config
+    from streamlit.runtime import app_session
+
+    theme, settings = (
+        getattr(app_session, name, None) for name in ("_populate_theme_msg", "_populate_config_msg")
+    )
+    if theme is None or settings is None:
+        return False
+    if getattr(theme, "memoized", False):
+        return True
+    memo: dict = {}
+
+    def copied(key, build, msg) -> None:
+        options = config.get_config_options()
+        if memo.get("options") is not options:  # held: its id cannot be reused
+            memo.clear()
+            memo["options"] = options
+        blob = memo.get(key)
+        if blob is None:
+            fresh = type(msg)()
+            build(fresh)
+            blob = memo[key] = fresh.SerializeToString()
+        msg.MergeFromString(blob)
+
+    def memo_theme(msg, section: str = "theme") -> None:
+        copied(("theme", section), lambda fresh: theme(fresh, section), msg)
+
+    def memo_config(msg) -> None:
+        scriptable = tuple(config.get_option(name) for name in _SCRIPTABLE)
+        copied(("config", scriptable), settings, msg)
+
+    memo_theme.memoized = memo_config.memoized = True
+    memo_theme.original, memo_config.original = theme, settings
+    app_session._populate_theme_msg = memo_theme
+    app_session._populate_config_msg = memo_config
+    return True
