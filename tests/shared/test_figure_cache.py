@@ -227,3 +227,70 @@ def test_a_cached_figure_names_its_picking_traces_without_being_built():
     assert picking_curves(lazy) == picking_curves(fig) == [1]
     assert not lazy.built()  # grab.plot asks on every rerun of a chart a click can pick
     assert lazy.data[0].meta is None and lazy.trace_metas() == [None, "pick"]
+
+
+def test_the_key_of_arguments_tells_apart_what_a_figure_depends_on():
+    """Issue #32: the builder's arguments are keyed by one digest of their pickle, not by
+    st.cache_data's item-by-item hashing: equal arguments, equal keys; a changed value,
+    dtype, shape, order or function, another key."""
+    from ui.plain.grids import downsample
+
+    key = figure_cache.digest
+    z = np.arange(12.0).reshape(3, 4)
+    words = {"x": "dimension", "y": "position"}
+    same = key((z.copy(), downsample(z.copy())), {"words": dict(words), "f": np.sin})
+    assert key((z, downsample(z)), {"words": words, "f": np.sin}) == same
+    grid = downsample(z)
+    changed = z.copy()
+    changed[2, 3] = np.nextafter(changed[2, 3], 99)
+    others = [
+        key((changed, grid), {"words": words, "f": np.sin}),  # one ulp
+        key((z.astype(np.float32), grid), {"words": words, "f": np.sin}),
+        key((z.reshape(4, 3), grid), {"words": words, "f": np.sin}),
+        key((z, downsample(z.T)), {"words": words, "f": np.sin}),
+        key((z, grid), {"words": {"y": "position", "x": "dimension"}, "f": np.sin}),
+        key((z, grid), {"words": {**words, "x": "Dimension"}, "f": np.sin}),
+        key((z, grid), {"words": words, "f": np.cos}),
+        key((z, grid, 2), {"words": words, "f": np.sin}),
+        key((z, grid, 2.0), {"words": words, "f": np.sin}),
+        key((grid, z), {"words": words, "f": np.sin}),
+    ]
+    assert same not in others and len(set(others)) == len(others)
+
+
+def test_an_argument_that_cannot_be_keyed_builds_the_figure_uncached():
+    import threading
+
+    with_lock = (threading.Lock(),)
+    try:
+        figure_cache.digest(with_lock, {})
+    except figure_cache.Unkeyable:
+        pass
+    else:
+        raise AssertionError("a lock was keyed")
+    counter = sys.modules.setdefault("figure_cache_counter", types.ModuleType("c"))
+    counter.builds = 0
+    at = AppTest.from_function(_lock_script, default_timeout=30).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert counter.builds == 1 and at.markdown[0].value == "marked: False"
+    at.run()
+    assert counter.builds == 2  # not cached
+
+
+def _lock_script():
+    import sys
+    import threading
+
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    from ui.shared import figure_cache
+
+    counter = sys.modules["figure_cache_counter"]
+
+    @figure_cache.cached
+    def build(lock) -> go.Figure:
+        counter.builds += 1
+        return go.Figure(go.Scatter(y=[1, 2]))
+
+    st.markdown(f"marked: {figure_cache.came_through(build(threading.Lock()))}")

@@ -22,13 +22,13 @@ holds a figure is refused at import. The module's other names (constants, helper
 return numbers or LaTeX) pass through as they are.
 
 The key is the builder, the reader's language (texts may be translated inside) and the
-arguments (arrays by content, as ``st.cache_data`` hashes them; functions by name). Each
+arguments (arrays by content; functions by name: :func:`digest`). Each
 call returns a new figure, so code that changes it afterwards (``controls.fit_phone``,
 presenter fonts) changes only its own copy, and marks it (:func:`came_through`):
 ``tests/sweeps/test_figures_cached.py`` runs every page and tab and fails on a drawn
 figure without the mark. A builder given a figure (it changes that figure: ``animate_pair``)
 runs as it is, as does every builder outside a script run (unit tests, benches) or with
-an argument ``st.cache_data`` cannot hash (its figure is then not marked).
+an argument that cannot be pickled (its figure is then not marked).
 
 A cache hit builds no Plotly object until code reads or changes the figure (issue #32):
 the figure returned is a :class:`CachedFigure`, which holds the cached JSON and becomes
@@ -44,18 +44,21 @@ from __future__ import annotations
 
 import base64
 import functools
+import hashlib
 import inspect
 import json
+import pickle
 import typing
 from collections.abc import Callable
 
 import numpy as np
+import orjson
 import plotly.graph_objects as go
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
 from ui.shared.i18n import lang
-from ui.shared.streamlit_internals import UnhashableParamError, in_script_run
+from ui.shared.streamlit_internals import in_script_run
 
 # Memory budget: a figure's JSON is < 1 MB (house rule) and most are 20-80 kB; 128 of
 # them stay under ~10 MB in practice, 128 MB at the very worst.
@@ -63,12 +66,12 @@ MAX_ENTRIES = 128
 
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
-def _spec(name: str, language: str, args: tuple, kwargs: dict, _build: Callable) -> tuple:
+def _spec(name: str, language: str, arguments: str, _build: Callable) -> tuple:
     """``(JSON of the figure, *the rest)`` of what ``_build()`` returns (a figure, or a
-    tuple whose first item is one); ``name``, ``language``, ``args`` and ``kwargs`` are
-    the key (``_build`` is not hashed: its arguments are). Called with keywords only:
-    Streamlit looks up the name of each positional argument with ``inspect.signature``
-    on every call."""
+    tuple whose first item is one); ``name``, ``language`` and ``arguments`` (the digest
+    of the builder's arguments: :func:`digest`) are the key (``_build`` is not hashed).
+    Called with keywords only: Streamlit looks up the name of each positional argument
+    with ``inspect.signature`` on every call."""
     built = _build()
     fig, *rest = built if isinstance(built, tuple) else (built,)
     return (fig.to_json(validate=False), *rest)
@@ -79,6 +82,29 @@ def _key(value):
     if callable(value) and not isinstance(value, type):
         return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', value)}"
     return value
+
+
+class Unkeyable(TypeError):
+    """An argument :func:`digest` cannot turn into bytes (its figure is built uncached)."""
+
+
+def digest(args: tuple, kwargs: dict) -> str:
+    """A builder's arguments as one short key: the BLAKE2 digest of their pickle, with
+    functions by name (:func:`_key`). Equal arguments give equal bytes (arrays by dtype,
+    shape and content; dicts in their order), different ones different bytes, so two
+    views share a figure exactly when ``st.cache_data`` hashing them would say so.
+
+    ``st.cache_data`` hashed the arguments itself before (issue #32): in pure Python,
+    item by item, ~1 ms a rerun for a grid and a dict of labels; the pickle is built in C.
+    """
+    try:
+        data = pickle.dumps(
+            (tuple(_key(a) for a in args), {k: _key(v) for k, v in kwargs.items()}),
+            protocol=pickle.HIGHEST_PROTOCOL,
+        )
+    except (pickle.PicklingError, TypeError, AttributeError) as error:
+        raise Unkeyable(str(error)) from error
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
 def _arrays(value):
@@ -141,7 +167,7 @@ class CachedFigure(go.Figure):
 
     def to_dict(self):
         spec = self.__dict__.get("_cached_json")
-        return super().to_dict() if spec is None else json.loads(spec)
+        return super().to_dict() if spec is None else orjson.loads(spec)
 
     def trace_metas(self) -> list:
         """Each trace's ``meta`` (None where unset), read from the JSON while the figure
@@ -149,7 +175,7 @@ class CachedFigure(go.Figure):
         spec = self.__dict__.get("_cached_json")
         if spec is None:
             return [trace.meta for trace in self.data]
-        return [trace.get("meta") for trace in json.loads(spec)["data"]]
+        return [trace.get("meta") for trace in orjson.loads(spec)["data"]]
 
 
 # Set on each figure the cache returns: the sweep test checks every drawn figure has it.
@@ -205,15 +231,15 @@ def cached(builder: Callable) -> Callable:
         ):
             return builder(*args, **kwargs)
         try:
-            spec, *rest = _spec(
-                name=name,
-                language=lang(),
-                args=tuple(_key(a) for a in args),
-                kwargs={k: _key(v) for k, v in kwargs.items()},
-                _build=lambda: builder(*args, **kwargs),
-            )
-        except UnhashableParamError:  # an argument st.cache_data cannot hash: build it
+            arguments = digest(args, kwargs)
+        except Unkeyable:  # an argument that cannot be pickled (a lock, a generator)
             return builder(*args, **kwargs)
+        spec, *rest = _spec(
+            name=name,
+            language=lang(),
+            arguments=arguments,
+            _build=lambda: builder(*args, **kwargs),
+        )
         fig = CachedFigure(spec)
         setattr(fig, MARK, True)
         return (fig, *rest) if shape == "tuple" else fig
