@@ -290,6 +290,9 @@ def test_long_formulas_and_metric_labels_wrap_on_a_projector_and_a_phone(
             pg.wait_for_selector("[data-testid=stExpander] summary", timeout=60_000)
             for summary in pg.locator("[data-testid=stExpander] summary").all():
                 summary.click()
+            # An expander's content is drawn by the rerun its opening asks for (#32).
+            pg.locator("[data-testid=stExpander] .katex-display").first.wait_for(timeout=60_000)
+            wait_for_app(pg, timeout=120_000)
             pg.wait_for_timeout(1000)  # the expander's opening animation
         assert pg.locator(".katex-display").count() >= 1
         try:  # KaTeX's fonts and the page's style arrive after the first paint

@@ -1,7 +1,8 @@
-"""``ui.shared.controls`` is a facade over five modules, one concern each (issue 25 §2).
+"""``ui.shared.controls`` is a facade over seven modules, one concern each (issue 25 §2).
 
 Pages, tab modules and tests call ``controls.<name>``; the code lives in ``url_state``,
-``widgets``, ``layout``, ``latex_rows`` and ``lazy_tabs`` of ``ui.shared`` (that none of them
+``widgets``, ``layout``, ``latex_rows``, ``lazy_tabs``, ``folds`` and ``turns`` of
+``ui.shared`` (that none of them
 imports the facade back is an import contract, planted in tests/house/test_layers.py).
 These tests keep the facade complete, each name defined once, the modules small, and the
 one seam the phone tests use (``ui.shared.layout.user_agent``) seen by every caller of
@@ -15,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from ui.shared import controls, latex_rows, layout, lazy_tabs, url_state, widgets
+from ui.shared import controls, folds, latex_rows, layout, lazy_tabs, turns, url_state, widgets
 
 ROOT = Path(__file__).resolve().parents[2]
-OWNERS = (url_state, widgets, layout, latex_rows, lazy_tabs)
+OWNERS = (url_state, widgets, layout, latex_rows, lazy_tabs, folds, turns)
 CALLERS = [
     ROOT / "app.py",
     *sorted((ROOT / "pages").glob("*.py")),

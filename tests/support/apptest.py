@@ -13,15 +13,27 @@ from .paths import APP, ROOT
 
 
 def run_page(
-    page: str | Path | None = None, query: dict | None = None, timeout: float = 60
+    page: str | Path | None = None,
+    query: dict | None = None,
+    timeout: float = 60,
+    *,
+    unfold: bool = True,
 ) -> AppTest:
     """Run the home page or ``pages/<page>`` with ``query`` parameters; fail on exceptions.
 
     A page is opened through the entrypoint (``switch_page`` before the first run), as
     Streamlit does for a deep link: run as the main script, its ``st.page_link("app.py")``
     would be resolved against ``pages/``.
+
+    ``unfold``: draw the content of every popover and expander as if it were open
+    (``ui.shared.folds.UNFOLD``), so that a test reads every text and widget of the view.
+    A visitor's first view has them closed and empty: ``unfold=False``.
     """
     at = AppTest.from_file(str(APP), default_timeout=timeout)
+    if unfold:
+        from ui.shared.folds import UNFOLD  # here: the first-chart budget counts ui modules
+
+        at.session_state[UNFOLD] = True
     for key, value in (query or {}).items():
         at.query_params[key] = value
     if page is not None:

@@ -93,9 +93,11 @@ SCRIPT = """
 def prepare() -> None:
     """The page's language and the focusable formulas (:data:`SCRIPT`), and the CSS of
     the hidden chart texts (:data:`CSS`). Call once per run, before the page's content."""
-    st.html(f"<style>{CSS}</style>")
     fields = {"lang": json.dumps(lang()), "label": json.dumps(t("a11y.formula_scrolls"))}
-    st.html(f"<script data-a11y>{SCRIPT % fields}</script>", unsafe_allow_javascript=True)
+    st.html(  # one element, not two: each costs every rerun of a room (issue #32)
+        f"<style>{CSS}</style><script data-a11y>{SCRIPT % fields}</script>",
+        unsafe_allow_javascript=True,
+    )
 
 
 def chart_alt(text: str, where=st) -> None:

@@ -8,7 +8,8 @@ call, so none of them needs to know where a function lives:
 - ``ui.shared.widgets``: widgets bound to query parameters and checked before they are drawn;
 - ``ui.shared.layout``: desktop, projector or phone: columns, heights, figures fitted (``plot``);
 - ``ui.shared.latex_rows``: ``latex``, with aligned derivations as rows that wrap on a phone;
-- ``ui.shared.lazy_tabs``: tabs kept in the URL, only the open one computed (``run_open_tab``).
+- ``ui.shared.lazy_tabs``: tabs kept in the URL, only the open one computed (``run_open_tab``);
+- ``ui.shared.folds``: popovers and expanders whose content is drawn only while open.
 
 None of those imports this module (a contract in pyproject.toml, run by
 tests/house/test_layers.py).
@@ -21,8 +22,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.plain import heap
 from ui.plain.params import CARRIED, PRESENT
-from ui.shared import a11y, menu
+from ui.shared import a11y, menu, streamlit_internals
+from ui.shared.folds import expander, popover
 from ui.shared.i18n import t
 from ui.shared.latex_rows import aligned_rows, latex
 from ui.shared.layout import (
@@ -35,6 +38,7 @@ from ui.shared.layout import (
     compact,
     fit_phone,
     lead,
+    new_run,
     notes,
     phone,
     plot,
@@ -44,6 +48,7 @@ from ui.shared.layout import (
     stacked,
 )
 from ui.shared.lazy_tabs import lazy_tabs, open_tab, run_open_tab
+from ui.shared.turns import taking_turns
 from ui.shared.url_state import (
     NOTICES,
     PENDING,
@@ -78,6 +83,7 @@ __all__ = [
     "choice",
     "coarse_key",
     "compact",
+    "expander",
     "fit_phone",
     "language_switch",
     "latex",
@@ -88,6 +94,7 @@ __all__ = [
     "open_tab",
     "phone",
     "plot",
+    "popover",
     "presenting",
     "run_open_tab",
     "setup_page",
@@ -98,6 +105,7 @@ __all__ = [
     "slider",
     "square_on_phone",
     "stacked",
+    "taking_turns",
     "text_input",
     "toggle",
     "view_params",
@@ -113,6 +121,9 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
     font CDN, and the app must work offline.
     """
     st.set_page_config(page_title="PosEnc Explorer", page_icon=FAVICON, layout="wide")
+    new_run()  # notes() count from here
+    streamlit_internals.memoize_session_config()  # once per process (issue #32)
+    heap.freeze_after_first_run(name)  # the page's modules out of full GC scans (#32)
     # Read the URL before any bound widget drops an invalid value from it.
     raw = {key: st.query_params.get(key, "") for key in st.query_params.keys()}
     menu.seed_from_url(raw)

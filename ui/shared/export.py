@@ -114,8 +114,9 @@ def offer(
 ) -> None:
     """Download buttons for one figure and/or matrix, in one "Download" popover.
 
-    A popover's content is drawn only when it is opened: three buttons under every
-    chart slowed the first view (issue #7, time to first chart).
+    The buttons are drawn only while the popover is open (``ui.shared.folds``): three
+    buttons under every chart slowed the first view (issue #7) and cost every rerun of a
+    room (issue #32).
 
     ``matrix`` may be an array or a zero-argument callable returning one (so a large
     matrix is only computed when a download is asked for); a callable needs its
@@ -123,15 +124,17 @@ def offer(
     (:func:`formats`). ``code``: a Python call that rebuilds the matrix, shown when a
     file would be too large.
     """
-    import streamlit as st
-
+    from ui.shared import folds
     from ui.shared.i18n import t
 
     base = safe_name(name)
     key = key or base
-    popover = st.popover(
-        t("common.download"), icon=":material/download:", help=t("common.download_help")
-    )
+    popover = folds.popover(
+        t("common.download"), name=f"dl_{key}", icon=":material/download:",
+        help=t("common.download_help"),
+    )  # fmt: skip
+    if not popover.open:
+        return
     if fig is not None:
         _button(
             popover, t("common.download_html"), lambda: built(figure_html, lambda: fig),

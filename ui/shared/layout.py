@@ -14,6 +14,7 @@ import streamlit as st
 
 from ui.plain.params import PRESENT
 from ui.plain.style import STACKED_TOP, legend_below, legend_entries, presenter_fonts
+from ui.shared import folds
 from ui.shared.a11y import chart_alt
 from ui.shared.figure_cache import MARK, CachedFigure, from_spec
 from ui.shared.i18n import t
@@ -43,12 +44,18 @@ def stacked() -> bool:
 
 
 def lead():
-    """Where a page's lead and its formula go (``with controls.lead(): ...``): open
-    on a desktop; on a projector or a phone a collapsed expander under the title, so
-    that the title, the controls the chart needs and the chart fill the first screen."""
+    """Where a page's lead and its formula go: open on a desktop; on a projector or a
+    phone a collapsed expander under the title, so that the title, the controls the
+    chart needs and the chart fill the first screen. Its content is drawn only while it
+    is open (``ui.shared.folds``; a desktop's container is always open)::
+
+        with controls.lead() as lead:
+            if lead.open:
+                st.markdown(...)
+    """
     if compact():
-        return st.expander(t("common.about_page"), icon=":material/info:")
-    return st.container()
+        return folds.expander(t("common.about_page"), name="lead", icon=":material/info:")
+    return folds.Opened(st.container())
 
 
 def chart_height(height: int) -> int:
@@ -154,6 +161,8 @@ def square_on_phone(fig):
     return fig
 
 
+_NOTES_DRAWN = "_posenc_notes_drawn"  # notes() drawn so far in this run
+
 # Fitted figures kept (:func:`fitted`): a few screens of one room's views; each < 1 MB.
 FITTED_ENTRIES = 32
 
@@ -200,7 +209,20 @@ def plot(fig, key: str, where=st, *, on_select=None, alt: str | None = None):
 
 
 def notes():
-    """A tab's collapsed "Notes" (``with controls.notes(): ...``): corrections of the
-    sources, float and framework details, longer derivations. What a tab shows open
-    is its chart and two short lines (``tests/sweeps/test_word_budget.py`` counts them)."""
-    return st.expander(t("common.notes"), icon=":material/notes:")
+    """A tab's collapsed "Notes": corrections of the sources, float and framework
+    details, longer derivations. What a tab shows open is its chart and two short lines
+    (``tests/sweeps/test_word_budget.py`` counts them). The content is drawn only while
+    the expander is open (``ui.shared.folds``)::
+
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(...)
+    """
+    count = st.session_state.get(_NOTES_DRAWN, 0)
+    st.session_state[_NOTES_DRAWN] = count + 1
+    return folds.expander(t("common.notes"), name=f"notes{count}", icon=":material/notes:")
+
+
+def new_run() -> None:
+    """Start a run's count of :func:`notes` (their keys: the first, second ... this run)."""
+    st.session_state[_NOTES_DRAWN] = 0

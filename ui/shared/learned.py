@@ -20,7 +20,7 @@ import streamlit as st
 from ui.plain import npy_upload
 from ui.plain.grids import Grid, block_means, downsample
 from ui.plain.npy_upload import load_position_embedding
-from ui.shared import streamlit_internals
+from ui.shared import folds, streamlit_internals
 from ui.shared.i18n import say, t
 
 # M M^T costs L^2 d multiply-adds: the similarity view uses at most this many rows.
@@ -67,11 +67,17 @@ np.save("gpt2.npy", gpt2.wpe.weight.detach().numpy())"""
 
 def uploaded_embedding() -> np.ndarray | None:
     """Sidebar uploader; the parsed (L, d) float32 matrix, or None (with a notice if bad)."""
-    # In a popover: drawn only when opened (a visible uploader slowed the first chart).
-    opener = st.sidebar.popover(
-        t("heatmap.upload_open"), icon=":material/upload_file:", help=t("heatmap.upload_help"),
-        width="stretch",
+    # In a popover whose content is drawn when it is open (ui.shared.folds), or while it
+    # holds a file: an uploader not drawn in a run drops its file.
+    holding = st.session_state.get("hm_upload") is not None
+    opener = folds.popover(
+        t("heatmap.upload_open"), name="upload", where=st.sidebar, keep=holding,
+        icon=":material/upload_file:", help=t("heatmap.upload_help"), width="stretch",
     )  # fmt: skip
+    drop_uploads_of_ended_sessions()
+    if not opener.open:
+        st.session_state.pop(STATE_KEY, None)
+        return None
     opener.caption(t("heatmap.upload_learned"))
     opener.code(LEARNED_SOURCES, language="python")
     upload = opener.file_uploader(
@@ -83,7 +89,6 @@ def uploaded_embedding() -> np.ndarray | None:
             cols=npy_upload.MAX_COLS, cells=npy_upload.MAX_CELLS,
         )
     )  # fmt: skip
-    drop_uploads_of_ended_sessions()
     if upload is None:
         st.session_state.pop(STATE_KEY, None)
         return None

@@ -16,7 +16,7 @@ import streamlit as st
 
 from ui.plain.params import CARRIED, ChoiceParam, TextParam
 from ui.plain.safe_text import markdown_code
-from ui.shared import menu
+from ui.shared import folds, menu
 from ui.shared.i18n import say, t
 
 NOTICES = "_posenc_notices"  # notices to show after a corrective rerun
@@ -94,11 +94,13 @@ def view_params(specs: Sequence, raw: dict[str, str]) -> dict[str, str]:
 
 def share_link(specs: Sequence, raw: dict[str, str]) -> None:
     """A 'link to this view' affordance in the sidebar: the full address, ready to copy."""
-    query = urlencode(view_params(specs, raw))
-    address = (st.context.url or "") + (f"?{query}" if query else "")
-    with st.sidebar.popover(t("common.share"), icon=":material/link:"):
-        st.caption(t("common.share_help"))
-        st.code(address or t("common.share_defaults"), language=None, wrap_lines=True)
+    box = folds.popover(t("common.share"), name="share", where=st.sidebar, icon=":material/link:")
+    if box.open:
+        query = urlencode(view_params(specs, raw))
+        address = (st.context.url or "") + (f"?{query}" if query else "")
+        with box:
+            st.caption(t("common.share_help"))
+            st.code(address or t("common.share_defaults"), language=None, wrap_lines=True)
 
 
 def synced(spec) -> bool:

@@ -66,6 +66,14 @@ def test_a_learned_matrix_is_drawn_beside_the_sinusoidal_table(server, page):
         timeout=60_000,
     )
     assert page.locator(f"{CHARTS}:visible").count() == before + 1
+    # Closing the popover reruns the page (its content is drawn only while open, issue
+    # #32); the uploader is drawn while it holds a file, so the file stays.
+    page.keyboard.press("Escape")
+    page.locator("input[type=file]").wait_for(state="hidden", timeout=30_000)
+    page.wait_for_timeout(1000)
+    wait_for_app(page)
+    assert page.locator(f"{CHARTS}:visible").count() == before + 1
+    assert "Your matrix: 60 positions" in page.inner_text("body")
     assert page.locator("[data-testid=stException]").count() == 0
     assert real_errors(page) == []
 

@@ -36,6 +36,7 @@ STEP_FORMULA = (
 )
 
 
+@controls.taking_turns
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
 
@@ -54,21 +55,21 @@ def render() -> None:
         controls.plot(fig, "bin_evolution", alt=t("binary.alt_evolution", n=shown))
         with st.container() if controls.compact() else formulas:
             for column, name in zip(controls.cells(5), posenc.SCHEMES, strict=True):
-                column.markdown(f"**{names[name]}**")
-                column.latex(FORMULAS[name])
-                column.caption(t(f"binary.short_{name}"))
+                short = t(f"binary.short_{name}")  # one element a column (issue #32)
+                column.markdown(f"**{names[name]}**\n\n$$\n{FORMULAS[name]}\n$$\n\n:small[{short}]")
         shown_notice(grids[0], shown, seq_len, d_model, "binary.evolution_capped")
         st.caption(t("binary.evolution_lead", top=f"{tops[0]:g}"))
         binary, sines = (grids[posenc.SCHEMES.index(name)].cols for name in ("binary", "sin_pow2"))
-        with controls.notes():
-            st.markdown(t("binary.intro"))
-            for name in posenc.SCHEMES:
-                st.markdown(f"**{names[name]}**: {t(f'binary.flaw_{name}')}")
-            if focus and binary.size + sines.size < 2 * d_model:
-                st.caption(t("binary.focus_note", binary=f"{binary[0]:g}–{binary[-1]:g}",
-                             sines=f"{sines[0]:g}–{sines[-1]:g}", d=d_model))  # fmt: skip
-                st.markdown(t("binary.focus_notes"))
-            st.caption(t("binary.evolution_notice", top=f"{tops[0]:g}"))
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("binary.intro"))
+                for name in posenc.SCHEMES:
+                    st.markdown(f"**{names[name]}**: {t(f'binary.flaw_{name}')}")
+                if focus and binary.size + sines.size < 2 * d_model:
+                    st.caption(t("binary.focus_note", binary=f"{binary[0]:g}–{binary[-1]:g}",
+                                 sines=f"{sines[0]:g}–{sines[-1]:g}", d=d_model))  # fmt: skip
+                    st.markdown(t("binary.focus_notes"))
+                st.caption(t("binary.evolution_notice", top=f"{tops[0]:g}"))
         export.offer("binary_evolution", fig)
 
     def criteria_tab() -> None:
@@ -100,11 +101,12 @@ def render() -> None:
             st.info(t("binary.criteria_cap", rows=capped[0].pairs_checked, total=2 * seq_len))
         passing = ", ".join(names[r.name] for r in rows if r.passes) or t("binary.criteria_none")
         st.caption(t("binary.criteria_lead", passing=passing))
-        with controls.notes():
-            st.markdown(t("binary.criteria_intro"))
-            for key, _ in formulas:
-                st.markdown(t(f"binary.crit_{key}"))
-            st.caption(t("binary.criteria_notice", passing=passing))
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("binary.criteria_intro"))
+                for key, _ in formulas:
+                    st.markdown(t(f"binary.crit_{key}"))
+                st.caption(t("binary.criteria_notice", passing=passing))
 
     def counter_tab() -> None:
         """The binary counter and the sin/cos pairs of matching wavelength."""
@@ -140,25 +142,27 @@ def render() -> None:
                 t("binary.code_space", bits=bits, top=f"{steps.max():.3g}", at=steps.argmax())
             )
         notes = controls.notes()
-        notes.markdown(t("binary.counter_intro"))
-        notes.caption(t("binary.counter_table"))
-        notes.caption(t("binary.counter_notice"))
-        notes.latex(
-            r"\beta_i(p) = \left\lfloor p / 2^i \right\rfloor \bmod 2"
-            r" = \tfrac12 - \tfrac{2}{\pi} \sum_{m\ \mathrm{odd}} \tfrac1m"
-            r" \sin\!\big(m\, \omega_i (p + \tfrac12)\big),"
-            r"\qquad \omega_i = \frac{2\pi}{2^{i+1}} = \frac{\pi}{2^i}"
-        )
-        notes.latex(
-            r"\lambda_i = 2\pi\, b^{2i/d},\ \ \frac{\lambda_{i+1}}{\lambda_i} = b^{2/d} = 2"
-            rf" \;\Rightarrow\; b = 2^{{d/2}} = {counter_base:g},"
-            r"\qquad \omega_i = \pi\, b^{-2i/d}"
-        )
-        notes.latex(
-            r"\sin\!\big(\omega_i (p + \tfrac12)\big) = \cos\tfrac{\omega_i}{2}\, \sin \omega_i p"
-            r" + \sin\tfrac{\omega_i}{2}\, \cos \omega_i p"
-        )
-        notes.markdown(t("binary.counter_derivation", d=2 * bits, base=f"{counter_base:g}"))
+        if notes.open:
+            notes.markdown(t("binary.counter_intro"))
+            notes.caption(t("binary.counter_table"))
+            notes.caption(t("binary.counter_notice"))
+            notes.latex(
+                r"\beta_i(p) = \left\lfloor p / 2^i \right\rfloor \bmod 2"
+                r" = \tfrac12 - \tfrac{2}{\pi} \sum_{m\ \mathrm{odd}} \tfrac1m"
+                r" \sin\!\big(m\, \omega_i (p + \tfrac12)\big),"
+                r"\qquad \omega_i = \frac{2\pi}{2^{i+1}} = \frac{\pi}{2^i}"
+            )
+            notes.latex(
+                r"\lambda_i = 2\pi\, b^{2i/d},\ \ \frac{\lambda_{i+1}}{\lambda_i} = b^{2/d} = 2"
+                rf" \;\Rightarrow\; b = 2^{{d/2}} = {counter_base:g},"
+                r"\qquad \omega_i = \pi\, b^{-2i/d}"
+            )
+            notes.latex(
+                r"\sin\!\big(\omega_i (p + \tfrac12)\big) = "
+                r"\cos\tfrac{\omega_i}{2}\, \sin \omega_i p"
+                r" + \sin\tfrac{\omega_i}{2}\, \cos \omega_i p"
+            )
+            notes.markdown(t("binary.counter_derivation", d=2 * bits, base=f"{counter_base:g}"))
         export.offer("binary_counter", fig, matrix=codes)
 
     def steps_tab() -> None:
@@ -192,8 +196,9 @@ def render() -> None:
     position = t("common.position")
 
     st.title(t("binary.title"))
-    with controls.lead():  # folded on a projector or a phone: the chart comes first
-        st.markdown(t("binary.lead"))
+    with controls.lead() as lead:  # folded on a projector or a phone: the chart comes first
+        if lead.open:
+            st.markdown(t("binary.lead"))
 
     # One lazy tab per section; the section functions read the page-wide values above.
     SECTIONS = {

@@ -40,9 +40,10 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
     st.caption(t("binary.loop_lead", gap=gap))
     slowest = posenc.wavelengths(d_model, base)[-1]
     wavelength = positions(slowest)  # 2 pi at d = 2 is 6.283, not 6
-    with controls.notes():
-        st.markdown(t("binary.loop_intro"))
-        st.caption(t("binary.loop_notice", wavelength=wavelength, base=f"{base:g}", d=d_model))
+    with controls.notes() as notes:
+        if notes.open:
+            st.markdown(t("binary.loop_intro"))
+            st.caption(t("binary.loop_notice", wavelength=wavelength, base=f"{base:g}", d=d_model))
 
 
 def _loop(kind: str, specs, shown: int, gap: int) -> None:

@@ -16,20 +16,25 @@ from ui.shared.notices import downsampled_notice
 figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 
 
+@controls.taking_turns
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
     controls.setup_page("heatmap", spec.SPECS)
     st.title(t("heatmap.title"))
-    with controls.lead():  # folded on a projector or a phone: the chart comes first
-        st.markdown(t("heatmap.lead"))
-        st.latex(
-            r"PE_{(p,\,2i)} = \sin(\omega_i\, p),\quad PE_{(p,\,2i+1)} = \cos(\omega_i\, p),"
-            r"\quad\omega_i = b^{-2i/d},\quad \lambda_i = \frac{2\pi}{\omega_i} = 2\pi\, b^{2i/d}"
-        )
-    presets = st.popover(
-        t("heatmap.presets"), icon=":material/photo_library:", help=t("heatmap.presets_help")
-    )  # drawn when opened: the row of preset buttons here delayed the first chart (issue #7)
-    for name, values in spec.PRESETS.items():
+    with controls.lead() as lead:  # folded on a projector or a phone: the chart comes first
+        if lead.open:
+            st.markdown(t("heatmap.lead"))
+            st.latex(
+                r"PE_{(p,\,2i)} = \sin(\omega_i\, p),\quad PE_{(p,\,2i+1)} = \cos(\omega_i\, p),"
+                r"\quad\omega_i = b^{-2i/d},\quad "
+                r"\lambda_i = \frac{2\pi}{\omega_i} = 2\pi\, b^{2i/d}"
+            )
+    # A row of preset buttons here delayed the first chart (issue #7): in a popover.
+    presets = controls.popover(
+        t("heatmap.presets"), name="hm_presets", icon=":material/photo_library:",
+        help=t("heatmap.presets_help"),
+    )  # fmt: skip
+    for name, values in spec.PRESETS.items() if presets.open else ():
         presets.button(
             t(f"heatmap.preset_{name}"), key=f"hm_preset_{name}", on_click=view.apply_preset,
             args=(values,), kwargs={"show_table": True}, help=t(f"heatmap.preset_{name}_help"),
@@ -123,8 +128,9 @@ def render() -> None:
             number = st.column_config.NumberColumn(format="%.8f")
             st.dataframe(frame, column_config=dict.fromkeys(frame.columns, number))
             st.caption(t("heatmap.numbers"))
-        with controls.notes():
-            st.caption(t("heatmap.seed_notes"))
+        with controls.notes() as notes:
+            if notes.open:
+                st.caption(t("heatmap.seed_notes"))
 
     def frameworks_tab() -> None:
         draw_frameworks(
@@ -163,17 +169,20 @@ def render() -> None:
             st.caption(t("heatmap.emb_short_notice", max_pos=rows - 1))
         else:
             st.caption(t("heatmap.emb_unscaled", size=f"{d_model**-0.5:.2g}"))
-        with st.expander(t("heatmap.concat")):
-            st.latex(
-                r"W\begin{bmatrix} E_p \\ PE_p\end{bmatrix} = \begin{bmatrix} W_E & W_{PE}"
-                r"\end{bmatrix}\begin{bmatrix} E_p \\ PE_p\end{bmatrix} = W_E E_p + W_{PE}\,PE_p"
-            )
-            weights = dict(add=f"{d_model**2:,}", concat=f"{2 * d_model**2:,}")
-            st.markdown(t("heatmap.concat_text", d=d_model, **weights))
-        with controls.notes():
-            st.markdown(t("heatmap.emb_intro"))
-            st.caption(t("heatmap.emb_notice", max_pos=rows - 1))  # the panels' last row
-            st.markdown(t("heatmap.emb_scale_notes", root=f"{d_model**0.5:.3g}", d=d_model))
+        with controls.expander(t("heatmap.concat"), name="hm_concat") as more:
+            if more.open:
+                st.latex(
+                    r"W\begin{bmatrix} E_p \\ PE_p\end{bmatrix} = \begin{bmatrix} W_E & W_{PE}"
+                    r"\end{bmatrix}\begin{bmatrix} E_p \\ PE_p\end{bmatrix}"
+                    r" = W_E E_p + W_{PE}\,PE_p"
+                )
+                weights = dict(add=f"{d_model**2:,}", concat=f"{2 * d_model**2:,}")
+                st.markdown(t("heatmap.concat_text", d=d_model, **weights))
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("heatmap.emb_intro"))
+                st.caption(t("heatmap.emb_notice", max_pos=rows - 1))  # the panels' last row
+                st.markdown(t("heatmap.emb_scale_notes", root=f"{d_model**0.5:.3g}", d=d_model))
 
     def similarity_tab() -> None:
         st.markdown(t("heatmap.sim_lead"))
@@ -228,13 +237,14 @@ def render() -> None:
                 t("heatmap.sim_subsampled", step=stride, n=len(curve.data[0].x), total=seq_len)
             )
         st.caption(t("heatmap.sim_curve_notice"))
-        with controls.notes():
-            st.markdown(t("heatmap.sim_intro"))
-            st.latex(
-                r"PE_m \cdot PE_n = \sum_{i=0}^{d/2-1} \big[\sin\omega_i m\,\sin\omega_i n"
-                r" + \cos\omega_i m\,\cos\omega_i n\big]"
-                r" = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (m-n)\big)"
-            )
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("heatmap.sim_intro"))
+                st.latex(
+                    r"PE_m \cdot PE_n = \sum_{i=0}^{d/2-1} \big[\sin\omega_i m\,\sin\omega_i n"
+                    r" + \cos\omega_i m\,\cos\omega_i n\big]"
+                    r" = \sum_{i=0}^{d/2-1} \cos\big(\omega_i (m-n)\big)"
+                )
 
     SECTIONS = {
         "table": table_tab,

@@ -51,13 +51,15 @@ def tab(framework: str, model: tuple[int, int, float], layout: str, group: bool,
             )
         last = d_model // 2 - 1
         st.caption(t("heatmap.fw_diff_notice", name=diff_name, last=last, **peak._asdict()))
-    with st.expander(t("heatmap.fw_code", name=name)):
-        for source, listing in LISTINGS[framework]:
-            st.caption(t(f"heatmap.{source}"))
-            st.code(listing, language="python")
-        st.caption(t("heatmap.code_base", base=f"{base:g}"))
-    with controls.notes():
-        st.markdown(t("heatmap.fw_intro"))
+    with controls.expander(t("heatmap.fw_code", name=name), name="hm_fw_code") as code:
+        if code.open:
+            for source, listing in LISTINGS[framework]:
+                st.caption(t(f"heatmap.{source}"))
+                st.code(listing, language="python")
+            st.caption(t("heatmap.code_base", base=f"{base:g}"))
+    with controls.notes() as notes:
+        if notes.open:
+            st.markdown(t("heatmap.fw_intro"))
 
 
 def _buttons(differences: dict) -> None:

@@ -15,6 +15,7 @@ figs = figure_cache.builders(table_figure)  # built once for all sessions (#23)
 SOURCES = ("overview", "binary", "rope", "evolution", "gentle")
 
 
+@controls.taking_turns
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
     controls.setup_page("home")
@@ -31,17 +32,21 @@ def render() -> None:
 
     def why() -> None:
         """The sources, why positions are needed and the two naive codes (folded)."""
-        with st.popover(t("home.sources"), icon=":material/menu_book:"):  # drawn when opened
-            st.markdown(t("home.sources_intro"))
-            st.markdown("\n".join(f"- {t(f'home.source_{name}')}" for name in SOURCES))
-        with st.expander(t("home.why_header"), icon=":material/help:"):
-            st.markdown(t("home.why"))
-            st.subheader(t("home.naive_header"))
-            left, right = controls.beside([1, 1])
-            left.latex(r"PE_p = \frac{p}{L - 1}")
-            left.markdown(t("home.naive_normalised"))
-            right.latex(r"PE_p = p")
-            right.markdown(t("home.naive_raw"))
+        sources = controls.popover(t("home.sources"), name="sources", icon=":material/menu_book:")
+        if sources.open:
+            with sources:
+                st.markdown(t("home.sources_intro"))
+                st.markdown("\n".join(f"- {t(f'home.source_{name}')}" for name in SOURCES))
+        folded = controls.expander(t("home.why_header"), name="why", icon=":material/help:")
+        if folded.open:
+            with folded:
+                st.markdown(t("home.why"))
+                st.subheader(t("home.naive_header"))
+                left, right = controls.beside([1, 1])
+                left.latex(r"PE_p = \frac{p}{L - 1}")
+                left.markdown(t("home.naive_normalised"))
+                right.latex(r"PE_p = p")
+                right.markdown(t("home.naive_raw"))
 
     # The story in one screen: why (collapsed), the table, what a good code needs. On a
     # projector or a phone the table comes first, the sources and the "why" under it.
@@ -83,7 +88,12 @@ def render() -> None:
                 query_params=menu.link_params(),
             )
 
-    with st.expander(t("home.notation_header"), icon=":material/functions:"):
+    notation = controls.expander(
+        t("home.notation_header"), name="notation", icon=":material/functions:"
+    )
+    if not notation.open:
+        return
+    with notation:
         st.markdown(t("home.notation"))
         st.latex(
             r"\omega_i = b^{-2i/d},\qquad \lambda_i = 2\pi\, b^{2i/d},\qquad \theta_j = \omega_j"

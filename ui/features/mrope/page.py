@@ -32,6 +32,7 @@ FORMULAS = {  # shared by both languages
 }
 
 
+@controls.taking_turns
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
     controls.setup_page("mrope", sp.SPECS)
@@ -45,8 +46,9 @@ def render() -> None:
     axes = [t(f"mrope.axis_{name}") for name in data.AXES]
 
     st.title(t("mrope.title"))
-    with controls.lead():  # folded on a projector or a phone: the chart comes first
-        st.markdown(t("mrope.lead"))
+    with controls.lead() as lead:  # folded on a projector or a phone: the chart comes first
+        if lead.open:
+            st.markdown(t("mrope.lead"))
 
     def positions_tab() -> None:
         left, right = st.columns(2)
@@ -81,8 +83,9 @@ def render() -> None:
                 t("mrope.overlap_notice", t=frames, side=max(rows, cols), last=pos.last_time,
                   resume=pos.resume, overlap=pos.overlap)
             )  # fmt: skip
-        with controls.notes():
-            st.markdown(t("mrope.positions_notes"))
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("mrope.positions_notes"))
 
     def pairs_tab() -> None:
         st.latex(FORMULAS["pairs"])
@@ -100,8 +103,9 @@ def render() -> None:
             alt = t("mrope.alt_pairs", layout=t(f"mrope.layout_{layout}"))
             controls.plot(fig, f"mrope_pairs_{layout}_chart", alt=alt)
             st.caption(pairs_notice(layout, found, lengths, cols))
-        with controls.notes():
-            st.markdown(t("mrope.pairs_notes"))
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("mrope.pairs_notes"))
 
     def picture_tab() -> None:
         n = rows * cols
@@ -139,8 +143,9 @@ def render() -> None:
               interleaved=f"{spans['interleaved']:.2g}", cols=cols)
         )  # fmt: skip
         st.caption(t(f"mrope.content_caption_{kind}"))
-        with controls.notes():
-            st.markdown(t("mrope.picture_notes"))
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("mrope.picture_notes"))
 
     SECTIONS = {"positions": positions_tab, "pairs": pairs_tab, "picture": picture_tab}
     controls.run_open_tab(sp.TAB, "mrope", SECTIONS)

@@ -61,6 +61,7 @@ FORMULAS = {  # shared by both languages
 }
 
 
+@controls.taking_turns
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
     controls.setup_page("rope", sp.SPECS)
@@ -91,9 +92,10 @@ def render() -> None:
         return "—" if view.residual is None else f"{view.residual:.2e}"
 
     st.title(t("rope.title"))
-    with controls.lead():  # folded on a projector or a phone: the chart comes first
-        st.markdown(t("rope.lead"))
-        st.latex(FORMULAS["intro"])
+    with controls.lead() as lead:  # folded on a projector or a phone: the chart comes first
+        if lead.open:
+            st.markdown(t("rope.lead"))
+            st.latex(FORMULAS["intro"])
     if kind == "sentence":
         tokens = data.tokenize(text) or (data.EMPTY_TOKEN,)
         shown = " | ".join(markdown_text(token) for token in tokens[:40])  # the visitor's text
@@ -124,9 +126,10 @@ def render() -> None:
         st.caption(t(f"rope.scores_notice_{how}"))
         if length > data.EXPORT_MAX:
             st.caption(t("rope.export_capped", n=data.EXPORT_MAX))
-        with controls.notes():
-            st.markdown(t("rope.intro"))
-            st.markdown(t("rope.notation_notes"))
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("rope.intro"))
+                st.markdown(t("rope.notation_notes"))
         side = min(length, data.EXPORT_MAX)
         export.offer(
             "rope_scores", fig, matrix=lambda: data.rope_matrix(**settings), shape=(side, side)
@@ -160,15 +163,17 @@ def render() -> None:
         for key in ("measured", "score"):
             right.metric(t(f"rope.pair_{key}"), f"{ps[key]:.6f}", help=t(f"rope.pair_{key}_help"))
         st.caption(t("rope.pair_notice", j=j, dim1=dim1, dim2=dim2, theta=f"{ps['theta']:.6g}"))
-        with st.expander(t("rope.pair_steps")):
-            controls.latex(FORMULAS["pair_steps"])
-            (dot, cross, g), angle = ps["g"], rf"{m - n} \cdot {ps['theta']:.6g}"
-            controls.latex(  # row by row: at large m - n, on a projector, one ran past the column
-                rf"\begin{{aligned}} g &= {dot:.6f}\,\cos({angle})\\ &\quad - ({cross:.6f})\,"
-                rf"\sin({angle})\\ &= {g:.6f}\\ \langle q_m, k_n\rangle"
-                rf" &= {ps['score']:.6f}\end{{aligned}}"
-            )
-            st.caption(t("rope.pair_steps_typo"))
+        with controls.expander(t("rope.pair_steps"), name="rope_pair_steps") as steps:
+            if steps.open:
+                controls.latex(FORMULAS["pair_steps"])
+                (dot, cross, g), angle = ps["g"], rf"{m - n} \cdot {ps['theta']:.6g}"
+                # Row by row: at large m - n, on a projector, one ran past the column.
+                controls.latex(
+                    rf"\begin{{aligned}} g &= {dot:.6f}\,\cos({angle})\\ &\quad - ({cross:.6f})\,"
+                    rf"\sin({angle})\\ &= {g:.6f}\\ \langle q_m, k_n\rangle"
+                    rf" &= {ps['score']:.6f}\end{{aligned}}"
+                )
+                st.caption(t("rope.pair_steps_typo"))
         export.offer("rope_pair", fig)
 
     def decay_tab() -> None:

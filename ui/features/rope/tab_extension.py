@@ -90,7 +90,8 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
         t(f"rope.{notice}_{scaling}", orig=orig, context=context, pairs=pairs, **counts,
           slowest=f"{slowest:.3g}", factor=f"{float(factor):g}")
     )  # fmt: skip
-    with controls.notes():
-        st.caption(t("rope.frequency_notice", orig=orig))
+    with controls.notes() as notes:
+        if notes.open:
+            st.caption(t("rope.frequency_notice", orig=orig))
     table = [ext["distances"], *ext["scores"].values(), *ext["bounds"].values()]
     export.offer("rope_extension", fig, matrix=np.column_stack(table))

@@ -192,11 +192,12 @@ def tab() -> None:
         longrope_section(model)
     elif model.scaling == "ntk":
         ntk_section(model)
-    with controls.notes():
-        st.markdown(t("rope.models_notes"))
-        st.markdown(t("rope.models_caveats"))
-        st.markdown(t("rope.models_sources"))
-        st.markdown(source_lines())
+    with controls.notes() as notes:
+        if notes.open:
+            st.markdown(t("rope.models_notes"))
+            st.markdown(t("rope.models_caveats"))
+            st.markdown(t("rope.models_sources"))
+            st.markdown(source_lines())
     export.offer("rope_models", fig, matrix=mp.table(view))
 
 

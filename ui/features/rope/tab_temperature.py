@@ -75,13 +75,14 @@ def tab(model: tuple[int, float], layout: str, content: tuple[str, str, int]) ->
         key = "rope.temp_notice_gain" if added > 0 else "rope.temp_notice"
         st.caption(t(key, a2=f"{a * a:.4g}", added=nats(added), taken=nats(taken)))
     st.markdown(entropy_table(view, method, orig))
-    with controls.notes():
-        st.markdown(t("rope.temp_notes"))
-        if scaling == "yarn":
-            ds = data.deepseek_temperature()
-            st.markdown(
-                t("rope.temp_deepseek", s=f"{ds['factor']:g}", rope=f"{ds['rope']:g}",
-                  softmax=f"{ds['softmax']:.4f}")
-            )  # fmt: skip
+    with controls.notes() as notes:
+        if notes.open:
+            st.markdown(t("rope.temp_notes"))
+            if scaling == "yarn":
+                ds = data.deepseek_temperature()
+                st.markdown(
+                    t("rope.temp_deepseek", s=f"{ds['factor']:g}", rope=f"{ds['rope']:g}",
+                      softmax=f"{ds['softmax']:.4f}")
+                )  # fmt: skip
     table = np.column_stack([view["lengths"], *view["curves"].values()])
     export.offer("rope_temperature", fig, matrix=table)

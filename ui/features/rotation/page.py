@@ -13,6 +13,7 @@ EPS = np.finfo(np.float64).eps
 figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 
 
+@controls.taking_turns
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
 
@@ -55,9 +56,10 @@ def render() -> None:
             left.caption(
                 t("rotation.t_export_blocks", limit=data.EXPORT_DIMS, d=d_model, size=size)
             )
-        with controls.notes():
-            st.markdown(t("rotation.lead"))
-            st.caption(t("rotation.t_notice"))
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("rotation.lead"))
+                st.caption(t("rotation.t_notice"))
 
     def check_tab() -> None:
         """The live check over every position."""
@@ -100,9 +102,10 @@ def render() -> None:
         elif check.worst <= bound:
             st.caption(t("rotation.check_lead", L=seq_len, worst=f"{check.worst:.2e}",
                          bound=f"{bound:.2e}"))  # fmt: skip
-        with controls.notes():
-            if note is None:
-                st.caption(t("rotation.check_notice"))
+        with controls.notes() as notes:
+            if notes.open:
+                if note is None:
+                    st.caption(t("rotation.check_notice"))
         export.offer(
             "rotation_check",
             fig_r,
@@ -163,12 +166,14 @@ def render() -> None:
         st.markdown(
             t("rotation.conv_measured", gap=f"{gap:.2e}", L=seq_len, dims=used, d_model=d_model)
         )
-        with st.expander(t("rotation.derivation")):
-            controls.latex(figs.ROTATION_DERIVATION)
-            st.markdown(t("rotation.derivation_pe", pair=pair))
-            st.latex(figs.clockwise_latex(pair, k, omega, row))
-        with controls.notes():
-            st.caption(t("rotation.seed_typo"))
+        with controls.expander(t("rotation.derivation"), name="rot_derivation") as derivation:
+            if derivation.open:
+                controls.latex(figs.ROTATION_DERIVATION)
+                st.markdown(t("rotation.derivation_pe", pair=pair))
+                st.latex(figs.clockwise_latex(pair, k, omega, row))
+        with controls.notes() as notes:
+            if notes.open:
+                st.caption(t("rotation.seed_typo"))
 
     def dot_tab() -> None:
         """The dot product cannot tell before from after."""
@@ -206,8 +211,9 @@ def render() -> None:
                 diff=f"{abs(measured - formula):.1e}",
             )
         )
-        with controls.notes():
-            st.caption(t("rotation.dot_sampled", step=f"{curve.step:.3g}", n=curve.k.size))
+        with controls.notes() as notes:
+            if notes.open:
+                st.caption(t("rotation.dot_sampled", step=f"{curve.step:.3g}", n=curve.k.size))
         export.offer(
             "rotation_dot",
             fig_d,
@@ -221,14 +227,15 @@ def render() -> None:
     half = d_model // 2
 
     st.title(t("rotation.title"))
-    with controls.lead():  # folded on a projector or a phone: the chart comes first
-        st.markdown(t("rotation.lead"))
-        st.latex(
-            r"PE_{(p+k)} = PE_{(p)}\,T(k),\quad "
-            r"T(k) = \operatorname{diag}\big(\Phi_0(k), \dots, \Phi_{d/2-1}(k)\big),\quad "
-            r"\Phi_i(k) = \begin{bmatrix}\cos\omega_i k & -\sin\omega_i k \\"
-            r" \sin\omega_i k & \cos\omega_i k\end{bmatrix},\quad \omega_i = b^{-2i/d}"
-        )
+    with controls.lead() as lead:  # folded on a projector or a phone: the chart comes first
+        if lead.open:
+            st.markdown(t("rotation.lead"))
+            st.latex(
+                r"PE_{(p+k)} = PE_{(p)}\,T(k),\quad "
+                r"T(k) = \operatorname{diag}\big(\Phi_0(k), \dots, \Phi_{d/2-1}(k)\big),\quad "
+                r"\Phi_i(k) = \begin{bmatrix}\cos\omega_i k & -\sin\omega_i k \\"
+                r" \sin\omega_i k & \cos\omega_i k\end{bmatrix},\quad \omega_i = b^{-2i/d}"
+            )
     top = st.columns([1, 1, 1.3])
     k = float(
         controls.number(

@@ -82,11 +82,12 @@ def tab(setting: tuple[int, int, float, float, str], pair: int, dims: np.ndarray
     drawn_line = view.slow_from is not None and view.slow_from < view.pairs
     st.caption(t("rotation.fit_notice" if drawn_line else "rotation.fit_notice_no_line"))
     st.caption(t("rotation.fit_sine_only_notice"))
-    with controls.notes():
-        st.markdown(t("rotation.fit_intro"))
-        st.latex(
-            r"\sin\omega_i(p+k) = \cos\omega_i k\,\sin\omega_i p"
-            r" + \sin\omega_i k\,\cos\omega_i p"
-        )
-        st.markdown(t("rotation.fit_sine_only_notes"))
+    with controls.notes() as notes:
+        if notes.open:
+            st.markdown(t("rotation.fit_intro"))
+            st.latex(
+                r"\sin\omega_i(p+k) = \cos\omega_i k\,\sin\omega_i p"
+                r" + \sin\omega_i k\,\cos\omega_i p"
+            )
+            st.markdown(t("rotation.fit_sine_only_notes"))
     export.offer("rotation_fit", fig_e, matrix=fit.matrix)

@@ -22,6 +22,7 @@ FORMULAS = {  # shared by both languages
 }
 
 
+@controls.taking_turns
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
     controls.setup_page("schemes", sp.SPECS)
@@ -34,8 +35,9 @@ def render() -> None:
     NAMES = {code: t(f"schemes.name_{code}") for code in (*data.CURVES, "t5")}
 
     st.title(t("schemes.title"))
-    with controls.lead():  # folded on a projector or a phone: the chart comes first
-        st.markdown(t("schemes.lead"))
+    with controls.lead() as lead:  # folded on a projector or a phone: the chart comes first
+        if lead.open:
+            st.markdown(t("schemes.lead"))
 
     def distance_tab() -> None:
         st.latex(FORMULAS["rotary"])
@@ -53,9 +55,10 @@ def render() -> None:
               t5_last=data.T5_BUCKETS // 2 - 1, rest=rest)
         )  # fmt: skip
         st.caption(t("schemes.distance_how"))
-        with controls.notes():
-            st.markdown(t("schemes.distance_notes"))
-            st.latex(FORMULAS["alibi"])
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("schemes.distance_notes"))
+                st.latex(FORMULAS["alibi"])
         export.offer("schemes_distance", fig, matrix=np.column_stack([r, *curves.values(), t5]))
 
     def matrix_tab() -> None:
@@ -75,8 +78,9 @@ def render() -> None:
             )
         )
         st.caption(t("schemes.matrix_how"))
-        with controls.notes():
-            st.markdown(t("schemes.matrix_notes"))
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("schemes.matrix_notes"))
         export.offer("schemes_matrices", fig)
 
     def properties_tab() -> None:
@@ -86,8 +90,9 @@ def render() -> None:
         lines += [f"| {t(f'schemes.row_{code}')} |" for code in (*order, "prope")]
         st.markdown("\n".join(lines))
         st.caption(t("schemes.properties_notice"))
-        with controls.notes():
-            st.markdown(t("schemes.properties_notes"))
+        with controls.notes() as notes:
+            if notes.open:
+                st.markdown(t("schemes.properties_notes"))
 
     def learned_tab() -> None:
         schemes_learned.tab(FORMULAS["gram"])

@@ -88,7 +88,8 @@ def tab(gram_formula: str) -> None:
     near = {f"{key}{r}": f"{a.cosine[r]:.2f}" for key, a in (("sin", sin), ("mini", mini))
             for r in (1, 100)}  # fmt: skip
     st.caption(t("schemes.cos_notice", **near))
-    with controls.notes():
-        sha = posenc.learned_provenance(data.LEARNED)["data_sha256"]
-        st.markdown(t("schemes.learned_notes", sha=sha, rows=data.UPLOAD_ROWS))
+    with controls.notes() as notes:
+        if notes.open:
+            sha = posenc.learned_provenance(data.LEARNED)["data_sha256"]
+            st.markdown(t("schemes.learned_notes", sha=sha, rows=data.UPLOAD_ROWS))
     export.offer("schemes_learned", fig)

@@ -18,6 +18,7 @@ from ui.shared.i18n import lang, t
 _WRITTEN = "_story_step_written"  # the step this session last put in the URL
 
 
+@controls.taking_turns
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
     controls.setup_page("story", SPECS)
@@ -73,8 +74,9 @@ def show(step: int) -> Deeper:
         icon=":material/explore:",
         query_params=link_params(deeper),
     )
-    with controls.notes():
-        st.markdown(t(f"story.{name}_notes"))
+    with controls.notes() as notes:
+        if notes.open:
+            st.markdown(t(f"story.{name}_notes"))
     return deeper
 
 
@@ -91,7 +93,11 @@ def offer_deck() -> None:
     ``tools/export_deck.py`` writes, without go-deeper links: the page knows no address
     it may trust), in a popover: built on the first click, then kept per language."""
     language = lang()
-    popover = st.popover(t("story.deck"), icon=":material/slideshow:", help=t("story.deck_help"))
+    popover = controls.popover(
+        t("story.deck"), name="story_deck", icon=":material/slideshow:", help=t("story.deck_help")
+    )
+    if not popover.open:
+        return
     popover.download_button(
         t("story.deck_download"), data=lambda: deck_download(language),
         file_name=f"story-{language}.html", mime="text/html", key="story_deck",

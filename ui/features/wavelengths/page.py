@@ -9,12 +9,13 @@ from ui.features.wavelengths import data, figures, specs, view
 from ui.features.wavelengths import tab_float_forms as float_forms
 from ui.features.wavelengths import tab_sine_basics as sine_basics
 from ui.shared import controls, export, figure_cache, grab
-from ui.shared.i18n import t
+from ui.shared.i18n import lang, t
 
 figs = figure_cache.builders(figures)  # built once for all sessions (#23)
 PRESENTER_DIALS = 4  # dials per row in presenter mode
 
 
+@controls.taking_turns
 def render() -> None:
     """Draw the page (its entry script calls this on every run)."""
 
@@ -88,10 +89,11 @@ def render() -> None:
             int(classes.aliased.sum()),
             help=t("wavelengths.metric_aliased_help"),
         )
-        st.markdown(view.bases_markdown(series, d_model, seq_len, t))
+        st.markdown(view.bases_markdown_in(lang(), d_model, tuple(b for b, _ in series), seq_len))
         export.offer("wavelengths", fig_lambda, matrix=np.column_stack([s[1] for s in series]))
-        with controls.notes():
-            st.caption(t("wavelengths.lambda_notice", longest=longest, bound=bound))
+        with controls.notes() as notes:
+            if notes.open:
+                st.caption(t("wavelengths.lambda_notice", longest=longest, bound=bound))
 
     def curves_tab() -> None:
         """Chosen dimensions over positions (the evolution article)."""
@@ -249,15 +251,17 @@ def render() -> None:
     chart = controls.chart_height
 
     st.title(t("wavelengths.title"))
-    with controls.lead():  # folded on a projector or a phone: the chart comes first
-        st.markdown(t("wavelengths.intro"))
+    with controls.lead() as lead:  # folded on a projector or a phone: the chart comes first
+        if lead.open:
+            st.markdown(t("wavelengths.intro"))
     if controls.compact():  # a projector or a phone: one line, the chart within the screen
         label = t("wavelengths.presets").rstrip(":：")
-        preset_cols = [st.popover(label, icon=":material/replay:")] * 3
+        box = controls.popover(label, name="wl_presets", icon=":material/replay:")
+        preset_cols = [box] * 3 if box.open else []
     else:
         preset_cols = st.columns([2, 3, 3], vertical_alignment="center")
         preset_cols[0].caption(t("wavelengths.presets"))
-    for column, name in zip(preset_cols[1:], ("003", "004"), strict=True):
+    for column, name in zip(preset_cols[1:], ("003", "004") if preset_cols else (), strict=True):
         column.button(
             t(f"wavelengths.preset_{name}"),
             help=t(f"wavelengths.preset_{name}_help"),

@@ -70,16 +70,17 @@ def tab(seq_len: int, d_model: int, base: float) -> None:
     )
     controls.plot(fig_drift, "wl_drift_chart", alt=t("wavelengths.alt_drift", L=seq_len))
     export.offer("float32_drift", fig_drift, matrix=np.column_stack([drift_pos, *drift]))
-    with controls.notes():
-        st.markdown(t("wavelengths.forms_intro"))
-        st.caption(t("wavelengths.forms_notice"))
-        rel = forms["div_term_rel"]
-        st.markdown(
-            t("wavelengths.drift_intro", div_rel=f"{rel:.2g}", div_units=f"{rel / 2.0**-24:.2g}")
-        )
-        st.latex(
-            r"\varepsilon(p) = \max_c \left| PE^{\mathrm{f32}}_{(p,c)} - PE_{(p,c)} \right|,\qquad"
-            r"\varphi^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}(p\cdot\delta_i),\quad \delta_i = "
-            r"\mathrm{fl}_{32}\big(\exp \mathrm{fl}_{32}(2i\cdot\mathrm{fl}_{32}(-\ln b/d))\big)"
-        )
-        st.caption(t("wavelengths.drift_notice"))
+    with controls.notes() as notes:
+        if notes.open:
+            st.markdown(t("wavelengths.forms_intro"))
+            st.caption(t("wavelengths.forms_notice"))
+            rel = forms["div_term_rel"]
+            units = f"{rel / 2.0**-24:.2g}"
+            st.markdown(t("wavelengths.drift_intro", div_rel=f"{rel:.2g}", div_units=units))
+            st.latex(
+                r"\varepsilon(p) = \max_c \left| PE^{\mathrm{f32}}_{(p,c)} - PE_{(p,c)} \right|,"
+                r"\qquad\varphi^{\mathrm{f32}}_{p,i} = \mathrm{fl}_{32}(p\cdot\delta_i),\quad "
+                r"\delta_i = \mathrm{fl}_{32}\big(\exp \mathrm{fl}_{32}(2i\cdot"
+                r"\mathrm{fl}_{32}(-\ln b/d))\big)"
+            )
+            st.caption(t("wavelengths.drift_notice"))

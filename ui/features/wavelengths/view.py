@@ -3,13 +3,16 @@ forms measured (``ui.features.wavelengths.data`` only computes)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
+import posenc
 from posenc import spectrum
 from ui.plain.tables import markdown_table
+from ui.plain.texts import text
 
 
 def forms_table(compare: dict, tr: Callable[..., str]) -> pd.DataFrame:
@@ -55,3 +58,11 @@ def bases_markdown(
     """:func:`bases_table` as one Markdown table; the formula headers are the app's own."""
     formulas = [tr(f"wavelengths.col_{name}") for name in ("ratio", "first", "last")]
     return markdown_table(bases_table(series, d_model, context, tr), formulas)
+
+
+@functools.lru_cache(maxsize=64)
+def bases_markdown_in(language: str, d_model: int, bases: tuple[float, ...], context: int) -> str:
+    """:func:`bases_markdown` of ``bases`` (the shared base first) in ``language``, made
+    once per process for each (a pandas table on every rerun of a room: ~1 ms, #32)."""
+    series = [(b, posenc.wavelengths(d_model, b)) for b in bases]
+    return bases_markdown(series, d_model, context, functools.partial(text, language))

@@ -1,0 +1,39 @@
+"""Script runs take turns: one at a time in a process, each waiting at most
+:data:`MAX_WAIT_S` for its turn (issue #32).
+
+Every session's rerun is a thread of its own, and Python runs one thread at a time (the
+GIL). A room of 200 following the presenter on the Heatmap kept ~25 runs in flight on one
+process; all of them progressed together, switching every few milliseconds, so every run
+finished late: p95 1.3-2.1 s in ``bench/serve_load.py --page Heatmap --sessions 200``.
+Taking turns, each run finishes in one go and the room is served first come, first served:
+p95 0.6-0.8 s on the same machine, same hour, for the same work (bench/README.md).
+
+A run that is slow (a cold computation, seconds) must not hold the room: a run that has
+waited :data:`MAX_WAIT_S` goes ahead alongside it, as all runs did before.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+
+MAX_WAIT_S = 1.0  # the longest a run waits for its turn before it runs alongside
+
+_turn = threading.Lock()
+
+
+def taking_turns(render: Callable[[], None]) -> Callable[[], None]:
+    """``render`` (a page's whole run), run in its turn (:data:`MAX_WAIT_S` at most).
+    Streamlit's stop and rerun requests are exceptions: they pass, and the turn ends."""
+
+    @functools.wraps(render)
+    def run() -> None:
+        mine = _turn.acquire(timeout=MAX_WAIT_S)
+        try:
+            render()
+        finally:
+            if mine:
+                _turn.release()
+
+    return run
