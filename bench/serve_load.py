@@ -19,9 +19,14 @@ session then thinks for an exponential time (mean ``--think`` s) and asks again:
 - ``dashboard``: each session opens a random page and tab, then changes one random
   setting (a value its control offers) per rerun, and moves to another page at random.
 
+Like the browser, each session keeps the large messages the server marks cacheable (a
+chart of >= 10 kB) and names them in its next rerun, so that the server sends a reference
+instead of the chart again (:class:`MessageCache`; the front end's ``ForwardMsgCache``).
+
 Latency = ``rerun_script`` sent -> ``script_finished`` received. Errors: an exception
 element in the deltas, a script that did not finish successfully, ``page_not_found``, a
-closed socket, no ``script_finished`` within 60 s. Server CPU and RSS come from ``/proc``
+closed socket, no ``script_finished`` within 60 s, a reference to a message the session
+does not have. Server CPU and RSS come from ``/proc``
 of the server processes (summed over replicas). Before anything runs, the messages and
 fields used are checked against the installed ``streamlit``; a Streamlit upgrade that
 changed them stops the bench with a message naming what is missing.
@@ -68,8 +73,8 @@ SIZES = (1, 10, 30, 60, 100)
 # (message, field) pairs the client relies on; checked against the installed streamlit.
 REQUIRED = {
     "BackMsg": ("rerun_script",),
-    "ClientState": ("query_string", "page_script_hash", "page_name"),
-    "ForwardMsg": ("script_finished", "delta", "page_not_found"),
+    "ClientState": ("query_string", "page_script_hash", "page_name", "cached_message_hashes"),
+    "ForwardMsg": ("script_finished", "delta", "page_not_found", "ref_hash", "hash", "metadata"),
     "Delta": ("new_element",),
     "Element": ("exception",),
 }
@@ -264,27 +269,63 @@ class Tally:
     views: dict[str, int] = field(default_factory=dict)
 
 
-def rerun_message(view: View) -> bytes:
+class MessageCache:
+    """The browser's cache of large messages (the front end's ``ForwardMsgCache``): it
+    keeps each message the server marks ``cacheable`` (an element of >= 10 kB, e.g. a
+    chart) by its hash, sends those hashes with every rerun, and the server then sends a
+    ``ref_hash`` in place of a message the browser has. An entry not used for more than
+    ``max_age`` runs (the server's ``global.maxCachedMessageAge``) is dropped, as there."""
+
+    def __init__(self, max_age: int = 2) -> None:
+        self.max_age = max_age
+        self.runs = 0
+        self.used: dict[str, int] = {}  # hash -> the run that last used it
+        self.references = 0  # messages the server sent as a reference
+
+    def hashes(self) -> list[str]:
+        return list(self.used)
+
+    def take(self, msg) -> str | None:
+        """Keep or look up ``msg``; what went wrong, if anything."""
+        if msg.WhichOneof("type") == "ref_hash":
+            if msg.ref_hash not in self.used:
+                return f"a reference to a message this browser does not have ({msg.ref_hash})"
+            self.used[msg.ref_hash] = self.runs
+            self.references += 1
+        elif msg.metadata.cacheable and msg.hash:
+            self.used[msg.hash] = self.runs
+        return None
+
+    def finished(self) -> None:
+        self.runs += 1
+        self.used = {h: run for h, run in self.used.items() if self.runs - run <= self.max_age}
+
+
+def rerun_message(view: View, cached: list[str] = ()) -> bytes:
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     msg = BackMsg()
     msg.rerun_script.query_string = view.query
     msg.rerun_script.page_name = view.page
     msg.rerun_script.page_script_hash = ""
+    msg.rerun_script.cached_message_hashes.extend(cached)
     return msg.SerializeToString()
 
 
-async def rerun(ws, view: View) -> str | None:
-    """One rerun of ``view``: None when it finished cleanly, else what went wrong."""
+async def rerun(ws, view: View, cache: MessageCache | None = None) -> str | None:
+    """One rerun of ``view``: None when it finished cleanly, else what went wrong.
+    ``cache``: the browser's message cache (:class:`MessageCache`), None for none."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     ok = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_SUCCESSFULLY")
-    await ws.send(rerun_message(view))
+    await ws.send(rerun_message(view, cache.hashes() if cache else ()))
     problem = None
     for _ in range(MAX_MESSAGES):
         msg = ForwardMsg()
         msg.ParseFromString(await ws.recv())
         kind = msg.WhichOneof("type")
+        if cache is not None:
+            problem = problem or cache.take(msg)
         if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
             if msg.delta.new_element.WhichOneof("type") == "exception":
                 exc = msg.delta.new_element.exception
@@ -292,6 +333,8 @@ async def rerun(ws, view: View) -> str | None:
         elif kind == "page_not_found":
             problem = problem or f"page not found: {view.label()}"
         elif kind == "script_finished":
+            if cache is not None:
+                cache.finished()
             if msg.script_finished != ok:
                 name = ForwardMsg.ScriptFinishedStatus.Name(msg.script_finished)
                 return f"script finished with {name}"
@@ -325,13 +368,14 @@ async def session(
             open_timeout=CONNECT_TIMEOUT,
             ping_interval=None,
         ) as ws:
+            cache = MessageCache()
             for _ in range(100_000):  # bounded; the window ends it first
                 view = views()
                 sent = loop.time()
                 if sent >= window[1]:
                     break
                 try:
-                    problem = await asyncio.wait_for(rerun(ws, view), RERUN_TIMEOUT)
+                    problem = await asyncio.wait_for(rerun(ws, view, cache), RERUN_TIMEOUT)
                 except TimeoutError:
                     problem = f"no script_finished within {RERUN_TIMEOUT:g} s"
                 if sent >= window[0]:

@@ -120,3 +120,39 @@ def test_the_presenter_moves_a_setting_on_any_menu_page():
     ]
     with pytest.raises(SystemExit, match="no menu page"):
         serve_load.presenter_views("No_such_page")
+
+
+def test_a_session_keeps_large_messages_as_the_browser_does(app_server):
+    """The second rerun of a view gets its large chart (RoPE's 468 kB score map) as a
+    reference to the copy the session kept, as a browser's message cache does."""
+    from websockets.asyncio.client import connect
+
+    view = serve_load.View("RoPE", "")
+
+    async def twice():
+        url = app_server.url.replace("http", "ws", 1) + "/_stcore/stream"
+        async with connect(url, subprotocols=["streamlit"], max_size=None) as ws:
+            cache = serve_load.MessageCache()
+            first = await serve_load.rerun(ws, view, cache)
+            kept, references = cache.hashes(), cache.references
+            second = await serve_load.rerun(ws, view, cache)
+            return first, second, kept, references, cache.references
+
+    first, second, kept, before, after = run_async(twice())
+    assert first is None and second is None
+    assert kept and before == 0 and after >= 1
+
+
+def test_the_message_cache_drops_what_it_has_not_used_and_refuses_unknown_references():
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    cache = serve_load.MessageCache(max_age=2)
+    big = ForwardMsg(hash="h1")
+    big.metadata.cacheable = True
+    assert cache.take(big) is None and cache.hashes() == ["h1"]
+    for _ in range(2):
+        cache.finished()
+    assert cache.hashes() == ["h1"]  # two runs old: kept
+    cache.finished()
+    assert cache.hashes() == []  # three: dropped, as the front end does
+    assert "does not have" in cache.take(ForwardMsg(ref_hash="h1"))
