@@ -15,6 +15,7 @@ Each is rendered in Chromium by Streamlit's own KaTeX module with ``throwOnError
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -79,13 +80,19 @@ def variants(entry) -> list[dict[str, str]]:
     return queries
 
 
+DISPLAY_MATH = re.compile(r"^\$\$\n(.*?)\n\$\$$", re.DOTALL | re.MULTILINE)
+
+
 def drawn_formulas(entry, opened: dict) -> frozenset[str]:
     """Every ``st.latex`` body one tab draws under :func:`variants`."""
     found = set()
     for query in variants(entry):
         at = run_page(put.script(entry), query | opened, 120)
-        # st.latex sends its body as Markdown display math: "$$\n...\n$$".
+        # st.latex sends its body as Markdown display math: "$$\n...\n$$"; a Markdown
+        # text may hold such blocks too (Binary's scheme columns: name, formula, flaw).
         found |= {element.value.removeprefix("$$\n").removesuffix("\n$$") for element in at.latex}
+        for element in (*at.markdown, *at.caption):
+            found |= set(DISPLAY_MATH.findall(element.value))
         CASES["formula runs"] += 1
     return frozenset(found)
 
