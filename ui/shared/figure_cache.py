@@ -90,9 +90,9 @@ class Unkeyable(TypeError):
 
 def digest(args: tuple, kwargs: dict) -> str:
     """A builder's arguments as one short key: the BLAKE2 digest of their pickle, with
-    functions by name (:func:`_key`). Equal arguments give equal bytes (arrays by dtype,
-    shape and content; dicts in their order), different ones different bytes, so two
-    views share a figure exactly when ``st.cache_data`` hashing them would say so.
+    functions by name (:func:`_key`). Different arguments give different bytes (arrays
+    by dtype, shape and content; dicts in their order; ``2`` and ``2.0`` apart), so a
+    figure is never shared by two views that differ; equal ones share it.
 
     ``st.cache_data`` hashed the arguments itself before (issue #32): in pure Python,
     item by item, ~1 ms a rerun for a grid and a dict of labels; the pickle is built in C.

@@ -45,11 +45,11 @@ def popover(label: str, *, name: str, where=st, keep: bool = False, **kwargs):
     return _open(box, keep)
 
 
-def expander(label: str, *, name: str, where=st, keep: bool = False, **kwargs):
+def expander(label: str, *, name: str, where=st, **kwargs):
     """``where.expander(label, ...)``, its content to be drawn only ``if box.open``
     (see :func:`popover`)."""
     box = where.expander(label, key=PREFIX + name, on_change="rerun", **kwargs)
-    return _open(box, keep)
+    return _open(box, keep=False)
 
 
 class Opened:

@@ -25,6 +25,7 @@ from ui.shared.i18n import say, t
 
 # M M^T costs L^2 d multiply-adds: the similarity view uses at most this many rows.
 SIMILARITY_ROWS = 1024
+UPLOAD_KEY = "hm_upload"  # the uploader's widget key
 STATE_KEY = "hm_upload_parsed"  # session_state: the one parsed upload of this session
 
 
@@ -69,7 +70,7 @@ def uploaded_embedding() -> np.ndarray | None:
     """Sidebar uploader; the parsed (L, d) float32 matrix, or None (with a notice if bad)."""
     # In a popover whose content is drawn when it is open (ui.shared.folds), or while it
     # holds a file: an uploader not drawn in a run drops its file.
-    holding = st.session_state.get("hm_upload") is not None
+    holding = st.session_state.get(UPLOAD_KEY) is not None
     opener = folds.popover(
         t("heatmap.upload_open"), name="upload", where=st.sidebar, keep=holding,
         icon=":material/upload_file:", help=t("heatmap.upload_help"), width="stretch",
@@ -81,7 +82,7 @@ def uploaded_embedding() -> np.ndarray | None:
     opener.caption(t("heatmap.upload_learned"))
     opener.code(LEARNED_SOURCES, language="python")
     upload = opener.file_uploader(
-        t("heatmap.upload"), type=["npy"], key="hm_upload", help=t("heatmap.upload_help")
+        t("heatmap.upload"), type=["npy"], key=UPLOAD_KEY, help=t("heatmap.upload_help")
     )
     opener.caption(
         t(

@@ -5,8 +5,9 @@ Every session's rerun is a thread of its own, and Python runs one thread at a ti
 GIL). A room of 200 following the presenter on the Heatmap kept ~25 runs in flight on one
 process; all of them progressed together, switching every few milliseconds, so every run
 finished late: p95 1.3-2.1 s in ``bench/serve_load.py --page Heatmap --sessions 200``.
-Taking turns, each run finishes in one go and the room is served first come, first served:
-p95 0.6-0.8 s on the same machine, same hour, for the same work (bench/README.md).
+Taking turns, each run finishes in one go (the lock picks the next waiter, not
+necessarily the first to come): p95 0.6-0.8 s on the same machine, same hour, for the
+same work (bench/README.md).
 
 A run that is slow (a cold computation, seconds) must not hold the room: a run that has
 waited :data:`MAX_WAIT_S` goes ahead alongside it, as all runs did before.
