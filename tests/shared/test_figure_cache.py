@@ -7,7 +7,9 @@ import sys
 import types
 
 import numpy as np
+import orjson
 import plotly.graph_objects as go
+import plotly.io
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -205,6 +207,57 @@ def test_a_cached_figure_changed_by_a_session_is_built_and_drawn_changed(monkeyp
         "height"
         not in json.loads(drawing_session(n="3").get("plotly_chart")[0].proto.spec)["layout"]
     )  # the change stayed in that session's copy
+
+
+def _counting_plotly_writer(monkeypatch) -> list:
+    """Each call of Plotly's own ``to_json`` from now on."""
+    calls = []
+    own = figure_cache._plotly_to_json
+
+    def counting(*args, **kwargs):
+        calls.append(args[1:])
+        return own(*args, **kwargs)
+
+    monkeypatch.setattr(figure_cache, "_plotly_to_json", counting)
+    return calls
+
+
+def test_a_drawn_cached_figure_is_sent_as_the_json_plotly_wrote(monkeypatch):
+    """st.plotly_chart turns the figure into a dict and back into JSON (issue #32): for a
+    cached figure, drawing() hands back the cached JSON, the same bytes Plotly writes."""
+    y = np.array([1.5, -2.0, 1e-300])
+    fig = go.Figure(go.Scatter(x=[0.1, 2, np.nan], y=y, text=["<b>a</b>", "é/", "\u2028"]))
+    fig.update_layout(title="</script> & 「位置」")
+    spec = fig.to_json(validate=False)
+    lazy = figure_cache.CachedFigure(spec)
+    plotly_writes = figure_cache._plotly_to_json(orjson.loads(spec), validate=False)
+    calls = _counting_plotly_writer(monkeypatch)
+    with figure_cache.drawing(lazy):
+        sent = plotly.io.to_json(lazy.to_dict(), validate=False)
+    assert sent is spec and calls == []
+    assert sent == plotly_writes
+    assert not lazy.built()
+    # Anything else is written by Plotly: outside drawing(), another dict, other options.
+    plotly.io.to_json(lazy.to_dict(), validate=False)
+    with figure_cache.drawing(lazy):
+        plotly.io.to_json({"data": [], "layout": {}}, validate=False)
+        plotly.io.to_json(lazy.to_dict(), pretty=True)
+    with figure_cache.drawing(fig):  # a built figure
+        assert plotly.io.to_json(fig.to_dict(), validate=False) == spec
+    assert len(calls) == 4
+
+
+def test_a_chart_drawn_from_the_cache_sends_what_plotly_writes(monkeypatch):
+    """In a script run: the chart's spec is the cached JSON, not written again, and it is
+    what Plotly writes for the figure the builder made."""
+    counter = sys.modules.setdefault("figure_cache_counter", types.ModuleType("c"))
+    counter.builds = 0
+    drawing_session(n="6")
+    calls = _counting_plotly_writer(monkeypatch)
+    spec = drawing_session(n="6").get("plotly_chart")[0].proto.spec
+    assert calls == []
+    built = go.Figure(go.Heatmap(z=[[v * w for w in range(6)] for v in range(6)]))
+    assert spec == figure_cache._plotly_to_json(built, validate=False)
 
 
 def test_a_cached_figure_is_built_from_its_json_when_used():

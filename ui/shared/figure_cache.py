@@ -43,17 +43,20 @@ every session. ``tests/shared/test_figure_cache.py`` counts the figures built.
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import hashlib
 import inspect
 import json
 import pickle
+import threading
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import orjson
 import plotly.graph_objects as go
+import plotly.io
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
@@ -167,7 +170,12 @@ class CachedFigure(go.Figure):
 
     def to_dict(self):
         spec = self.__dict__.get("_cached_json")
-        return super().to_dict() if spec is None else orjson.loads(spec)
+        if spec is None:
+            return super().to_dict()
+        parsed = orjson.loads(spec)
+        if getattr(_drawing, "figure", None) is self:
+            _drawing.parsed = (parsed, spec)
+        return parsed
 
     def trace_metas(self) -> list:
         """Each trace's ``meta`` (None where unset), read from the JSON while the figure
@@ -176,6 +184,41 @@ class CachedFigure(go.Figure):
         if spec is None:
             return [trace.meta for trace in self.data]
         return [trace.get("meta") for trace in orjson.loads(spec)["data"]]
+
+
+# The hand-over of a cached figure's JSON to ``st.plotly_chart`` (issue #32): per thread.
+_drawing = threading.local()
+_plotly_to_json = plotly.io.to_json
+
+
+def _to_json(fig, validate=True, pretty=False, remove_uids=True, engine=None):
+    """``plotly.io.to_json``, which hands back the cached JSON for the dict that
+    :meth:`CachedFigure.to_dict` just parsed from it inside :func:`drawing`, where
+    ``st.plotly_chart`` turns its figure into that dict and the dict straight back into
+    JSON. That JSON is what Plotly wrote for the built figure with these same options
+    (``_spec``: ``to_json(validate=False)``), so the bytes are the same; writing it again
+    (encode, then escape ``<``, ``>``, ``/`` in Python) took 2 ms of RoPE's rerun.
+    Any other call, or other options, runs Plotly's own."""
+    parsed = getattr(_drawing, "parsed", None)
+    if parsed is not None and fig is parsed[0]:
+        _drawing.parsed = None
+        if not pretty and remove_uids and engine in (None, "auto", "orjson"):
+            return parsed[1]
+    return _plotly_to_json(fig, validate, pretty, remove_uids, engine)
+
+
+plotly.io.to_json = _to_json
+
+
+@contextlib.contextmanager
+def drawing(fig) -> Iterator[None]:
+    """Inside: ``st.plotly_chart(fig)`` sends a :class:`CachedFigure`'s cached JSON as
+    it is (:func:`_to_json`); any other figure as Plotly writes it."""
+    _drawing.figure, _drawing.parsed = fig, None
+    try:
+        yield
+    finally:
+        _drawing.figure = _drawing.parsed = None
 
 
 # Set on each figure the cache returns: the sweep test checks every drawn figure has it.

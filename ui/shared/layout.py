@@ -16,7 +16,7 @@ from ui.plain.params import PRESENT
 from ui.plain.style import STACKED_TOP, legend_below, legend_entries, presenter_fonts
 from ui.shared import folds
 from ui.shared.a11y import chart_alt
-from ui.shared.figure_cache import MARK, CachedFigure, from_spec
+from ui.shared.figure_cache import MARK, CachedFigure, drawing, from_spec
 from ui.shared.i18n import t
 
 
@@ -202,7 +202,9 @@ def plot(fig, key: str, where=st, *, on_select=None, alt: str | None = None):
     (``tests/sweeps/test_chart_alternatives.py`` fails on a chart without)."""
     config = PHONE_CONFIG if phone() else None
     select = dict(on_select=on_select, selection_mode="points") if on_select else {}
-    drawn = where.plotly_chart(fitted(fig), width="stretch", key=key, config=config, **select)
+    fig = fitted(fig)
+    with drawing(fig):  # a cached figure's JSON goes as it is (issue #32)
+        drawn = where.plotly_chart(fig, width="stretch", key=key, config=config, **select)
     if alt:
         chart_alt(alt, where)
     return drawn
