@@ -184,3 +184,43 @@ def test_the_memo_follows_a_new_config_and_the_options_a_script_sets(memoized):
     finally:
         config.get_config_options(force_reparse=True)
     assert _parts(theme, settings) == first
+
+
+def test_a_held_value_lasts_from_hold_to_the_end_of_the_run():
+    internals.begin_run()
+    assert internals.held("lang") is None and internals.held("lang", "en") == "en"
+    internals.hold("lang", "zh")
+    assert internals.held("lang") == "zh"
+    internals.end_run()  # the next run's callbacks read the session
+    assert internals.held("lang") is None
+    internals.hold("present", True)
+    internals.begin_run()  # a run that starts forgets the last one's
+    assert internals.held("present") is None
+
+
+def test_a_held_value_is_this_threads_and_this_runs_only(monkeypatch):
+    import threading
+
+    internals.begin_run()
+    internals.hold("lang", "zh")
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(internals.held("lang")))
+    thread.start()
+    thread.join()
+    assert seen == [None]  # another session's run
+    monkeypatch.setattr(internals, "get_script_run_ctx", lambda **_: object())
+    assert internals.held("lang") is None  # the same thread, another run's context
+    internals.end_run()
+
+
+def test_the_language_read_in_a_run_follows_the_switch():
+    """After a switch, the page is drawn in the new language (i18n.lang holds it)."""
+    from tests.support import apptest
+
+    at = apptest.run_page("1_Heatmap.py", unfold=False)
+    assert at.title[0].value.startswith("The positional")
+    at.sidebar.radio[0].set_value("zh").run()
+    assert not at.exception
+    assert not at.title[0].value.startswith("The positional")
+    at.sidebar.radio[0].set_value("en").run()
+    assert at.title[0].value.startswith("The positional")

@@ -23,10 +23,10 @@ from pathlib import Path
 import streamlit as st
 
 from ui.plain import heap
-from ui.plain.params import CARRIED, PRESENT
+from ui.plain.params import CARRIED, LANG, PRESENT
 from ui.shared import a11y, menu, streamlit_internals
 from ui.shared.folds import expander, popover
-from ui.shared.i18n import t
+from ui.shared.i18n import lang, t
 from ui.shared.latex_rows import aligned_rows, latex
 from ui.shared.layout import (
     COLORBAR_ROOM,
@@ -121,6 +121,7 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
     font CDN, and the app must work offline.
     """
     st.set_page_config(page_title="PosEnc Explorer", page_icon=FAVICON, layout="wide")
+    streamlit_internals.begin_run()  # nothing held from this thread's last run
     new_run()  # notes() count from here
     streamlit_internals.memoize_session_config()  # once per process (issue #32)
     heap.freeze_after_first_run(name)  # the page's modules out of full GC scans (#32)
@@ -128,8 +129,10 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
     raw = {key: st.query_params.get(key, "") for key in st.query_params.keys()}
     menu.seed_from_url(raw)
     language_switch()  # before the checks, so that notices are in the chosen language
+    streamlit_internals.hold(LANG.key, lang())  # read ~70 times a run (issue #32)
     a11y.prepare()  # <html lang> in that language, focusable wide formulas (issue #33)
     present = toggle(PRESENT, t("common.present"), t("common.present_help"), container=st.sidebar)
+    streamlit_internals.hold(PRESENT.key, bool(present))
     # A projector's 1024 px are the slide's: the sidebar starts closed (its toggle
     # and the shared settings are one click away). The front end applies this when a
     # page loads and whenever the value changes, so ticking "presenter mode" closes it.

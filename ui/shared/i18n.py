@@ -6,10 +6,14 @@ import streamlit as st
 
 from ui.plain.params import LANG, ParamError
 from ui.plain.texts import TextError, text
+from ui.shared.streamlit_internals import held
 
 
 def lang() -> str:
-    value = st.session_state.get(LANG.key, LANG.default)
+    """The reader's language; from the language switch on, the value it held (issue #32)."""
+    value = held(LANG.key)
+    if value is None:
+        value = st.session_state.get(LANG.key, LANG.default)
     return value if value in LANG.options else LANG.default
 
 

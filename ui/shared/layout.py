@@ -18,11 +18,13 @@ from ui.shared import folds
 from ui.shared.a11y import chart_alt
 from ui.shared.figure_cache import MARK, CachedFigure, drawing, from_spec
 from ui.shared.i18n import t
+from ui.shared.streamlit_internals import held
 
 
 def presenting() -> bool:
     """Presenter mode (``present=1``): bigger type and charts for a projector."""
-    return bool(st.session_state.get(PRESENT.key, False))
+    value = held(PRESENT.key)  # from the toggle on: what it held (issue #32)
+    return bool(st.session_state.get(PRESENT.key, False) if value is None else value)
 
 
 def sidebar_state(present: bool) -> str:

@@ -44,6 +44,8 @@ What is used, and why:
 
 from __future__ import annotations
 
+import threading
+
 from streamlit import runtime
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
@@ -108,6 +110,39 @@ USED = (
     ("streamlit.runtime.app_session._populate_config_msg", "function"),
     ("streamlit.config.get_config_options", "function"),
 )
+
+
+_run = threading.local()  # this thread's script run and what it holds (:func:`hold`)
+
+
+def begin_run() -> None:
+    """Forget what :func:`hold` kept for this thread's last run (``setup_page``, first)."""
+    _run.held = (get_script_run_ctx(suppress_warning=True), {})
+
+
+def end_run() -> None:
+    """Drop what :func:`hold` kept (a page's run ends: ``ui.shared.turns``), so that the
+    callbacks that start the next run read the session."""
+    _run.held = None
+
+
+def hold(name: str, value) -> None:
+    """Keep ``value`` as ``name`` for the rest of this script run: a setting read from
+    ``st.session_state`` many times a run that cannot change once its widget has run
+    (the language: ~70 reads a rerun, ~10 us each, issue #32)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    held = getattr(_run, "held", None)
+    if held is None or held[0] is not ctx:
+        held = _run.held = (ctx, {})
+    held[1][name] = value
+
+
+def held(name: str, default=None):
+    """What :func:`hold` kept as ``name`` in this script run, else ``default``."""
+    held = getattr(_run, "held", None)
+    if held is None or held[0] is not get_script_run_ctx(suppress_warning=True):
+        return default
+    return held[1].get(name, default)
 
 
 def in_script_run() -> bool:

@@ -19,6 +19,8 @@ import functools
 import threading
 from collections.abc import Callable
 
+from ui.shared.streamlit_internals import end_run
+
 MAX_WAIT_S = 1.0  # the longest a run waits for its turn before it runs alongside
 
 _turn = threading.Lock()
@@ -34,6 +36,7 @@ def taking_turns(render: Callable[[], None]) -> Callable[[], None]:
         try:
             render()
         finally:
+            end_run()  # a callback before the next run reads the session, not this run
             if mine:
                 _turn.release()
 
