@@ -56,6 +56,7 @@ from ui.shared.url_state import (
     check_query_params,
     share_link,
     view_params,
+    write_param,
 )
 from ui.shared.widgets import (
     choice,
@@ -109,6 +110,7 @@ __all__ = [
     "text_input",
     "toggle",
     "view_params",
+    "write_param",
 ]
 
 FAVICON = str(Path(__file__).resolve().parents[2] / "assets" / "favicon.png")
@@ -120,7 +122,6 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
     The favicon is a local file: a ``:material/...:`` page icon would be fetched from a
     font CDN, and the app must work offline.
     """
-    st.set_page_config(page_title="PosEnc Explorer", page_icon=FAVICON, layout="wide")
     streamlit_internals.begin_run()  # nothing held from this thread's last run
     new_run()  # notes() count from here
     streamlit_internals.memoize_session_config()  # once per process (issue #32)
@@ -136,7 +137,11 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
     # A projector's 1024 px are the slide's: the sidebar starts closed (its toggle
     # and the shared settings are one click away). The front end applies this when a
     # page loads and whenever the value changes, so ticking "presenter mode" closes it.
-    st.set_page_config(initial_sidebar_state=sidebar_state(bool(present)))
+    # One call a run: each sends a message (issue #32).
+    st.set_page_config(
+        page_title="PosEnc Explorer", page_icon=FAVICON, layout="wide",
+        initial_sidebar_state=sidebar_state(bool(present)),
+    )  # fmt: skip
     problems = st.session_state.pop(NOTICES, [])
     problems += [p for p in check_query_params([*CARRIED, *specs], raw) if p not in problems]
     st.session_state[PENDING] = problems  # survives a corrective rerun (ui.shared.widgets)

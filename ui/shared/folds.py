@@ -55,7 +55,8 @@ def expander(label: str, *, name: str, where=st, **kwargs):
 class Opened:
     """A container that is always open, used like a fold (``with box as b: if b.open:``):
     where a page folds something on one screen but not on another (``layout.lead``).
-    ``with`` enters the container and gives this object, as a fold's ``with`` does."""
+    ``with`` enters the container (any context manager: ``contextlib.nullcontext()``
+    draws in place) and gives this object, as a fold's ``with`` does."""
 
     open = True
 

@@ -7,6 +7,7 @@ says (:func:`phone`). Columns, chart heights, the lead's expander and the figure
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Sequence
 
@@ -57,7 +58,7 @@ def lead():
     """
     if compact():
         return folds.expander(t("common.about_page"), name="lead", icon=":material/info:")
-    return folds.Opened(st.container())
+    return folds.Opened(contextlib.nullcontext())  # drawn in place: no container to send
 
 
 def chart_height(height: int) -> int:

@@ -9,6 +9,7 @@ import streamlit as st
 from ui.plain.params import ChoiceParam
 from ui.plain.texts import text
 from ui.shared.i18n import t
+from ui.shared.url_state import write_param
 
 _TABS_WRITTEN = "_posenc_tabs_written"  # tab key -> the label this session put in the URL
 
@@ -37,7 +38,8 @@ def lazy_tabs(spec: ChoiceParam, page: str, names: Sequence[str]) -> dict:
         st.query_params.pop(spec.key, None)
         written[spec.key] = None
     else:
-        st.query_params[spec.key] = written[spec.key] = names[labels.index(opened)]
+        written[spec.key] = names[labels.index(opened)]
+        write_param(spec.key, written[spec.key])
     return dict(zip(names, containers, strict=True))
 
 

@@ -5,13 +5,13 @@ none of them reaches into another page's module (issue 25 §2)."""
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 
 import posenc
 from posenc.blocks import sinusoid_block_means
 from posenc.frameworks import framework_frequencies, framework_table
 from ui.plain.columns import pair_kind
 from ui.plain.grids import Grid, block_means, grid_from_row_means, steps
+from ui.shared import data_cache
 
 
 def column_order(d_model: int, layout: str, group: bool) -> np.ndarray:
@@ -37,7 +37,7 @@ def _rows(framework: str, d_model: int, base: float, layout: str, order: np.ndar
     return rows
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def table_grid(
     framework: str, length: int, d_model: int, base: float, layout: str, group: bool
 ) -> Grid:

@@ -125,9 +125,16 @@ def sync_url(spec, value) -> None:
     if not synced(spec):
         return
     if value != spec.default:
-        st.query_params[spec.key] = as_text(value)
+        write_param(spec.key, as_text(value))
     elif spec.key in st.query_params:
         del st.query_params[spec.key]
+
+
+def write_param(key: str, value: str) -> None:
+    """``st.query_params[key] = value`` when the URL holds another value: each write
+    sends the browser a message, on every rerun (issue #32)."""
+    if st.query_params.get(key) != value:
+        st.query_params[key] = value
 
 
 def as_text(value) -> str:

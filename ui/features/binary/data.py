@@ -7,7 +7,6 @@ L x d tables and the L x L distance matrix never exist in full (issue: 512 MB ca
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 
 from posenc.blocks import scheme_block_means
 from posenc.criteria import (
@@ -21,6 +20,7 @@ from posenc.criteria import (
 from posenc.schemes import SCHEMES, informative_columns, scheme_table
 from posenc.similarity import offset_distance
 from ui.plain.grids import Grid, block_means, block_rows, grid_from_row_means, reduce_blocks, steps
+from ui.shared import data_cache
 
 # Cells per panel of the side-by-side evolution (5 panels share one chart's budget);
 # 128 columns leave the default d_model = 128 whole (no averaging of sin with cos).
@@ -32,7 +32,7 @@ DISTANCE_CELLS = 400
 MAX_PAIR_ROWS = 8192
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def criteria_rows(seq_len: int, d_model: int, base: float, k: int) -> tuple[Criteria, ...]:
     """The measured criteria of every scheme (posenc.criteria)."""
     return tuple(
@@ -57,7 +57,7 @@ def _scheme_grid(name: str, shown: int, width: int, base: float, seq_len: int) -
     return block_means(shown, width, lambda a, b, x=table: x[a:b], 1, col_step)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def evolution_grids(
     seq_len: int, d_model: int, base: float, shown: int | None = None, *, focus: bool = False
 ) -> tuple[tuple[Grid, ...], tuple[float, ...]]:
@@ -95,7 +95,7 @@ _TOP_COLUMNS = {
 }
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def distance_grid(
     name: str, seq_len: int, d_model: int, base: float, shown: int | None = None
 ) -> Grid:
@@ -108,7 +108,7 @@ def distance_grid(
     return reduce_blocks(blocks, shown, shown, row_step, col_step)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def first_distance_dip(d_model: int, base: float, upto: int) -> int | None:
     """The smallest offset k < ``upto`` at which the sinusoid's ``||PE(0) - PE(k)||``
     (``posenc.similarity.offset_distance``) is smaller than at k - 1, or None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-import streamlit as st
 
 import posenc
 from posenc.frameworks import framework_table, max_abs_differences
@@ -18,6 +17,7 @@ from ui.features.heatmap.specs import MAX_TOKENS
 from ui.plain.columns import pair_kind
 from ui.plain.grids import Grid, block_means, steps
 from ui.plain.tokens import tokenize
+from ui.shared import data_cache
 from ui.shared.pe_table import column_order, table_grid  # noqa: F401  (the page reads data.table_grid)
 
 # Full matrices (numeric table, downloads) are offered up to this many entries.
@@ -33,7 +33,7 @@ def tokens(sentence: str) -> tuple[list[str], int]:
     return list(found[:MAX_TOKENS]), len(found)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def table(framework: str, length: int, d_model: int, base: float, layout: str) -> np.ndarray:
     """The whole float64 table (only called when ``length * d_model <= FULL_MAX``)."""
     return framework_table(framework, length, d_model, base, layout=layout)
@@ -62,7 +62,7 @@ def peak(pair_max: np.ndarray, row_max: np.ndarray) -> Peak:
     return Peak(worst, int(row_max.argmax()), int(pair_max.argmax()), int(big[0]), int(big[-1]))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def difference_grid(
     framework: str, length: int, d_model: int, base: float, layout: str, group: bool
 ) -> tuple[Grid, Peak]:
@@ -95,12 +95,12 @@ def most_different(differences: dict[str, float | None]) -> str | None:
     return max(found, key=found.get) if found else None
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def framework_differences(length: int, d_model: int, base: float) -> dict[str, float | None]:
     return max_abs_differences(length, d_model, base)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def toeplitz_block_means(values: np.ndarray, row_step: int | None = None, col_step=None) -> Grid:
     """Block means of the symmetric Toeplitz matrix ``S[i, j] = values[|i - j|]``.
 
@@ -137,7 +137,7 @@ def offset_values(length: int, d_model: int, base: float) -> np.ndarray:
     return posenc.dot_products(np.arange(length), d_model, base)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def similarity_grid(length: int, d_model: int, base: float) -> Grid:
     """``PE PE^T`` as block means, from the offset vector (Toeplitz), never L x L."""
     return toeplitz_block_means(offset_values(length, d_model, base))
@@ -149,7 +149,7 @@ def similarity_row(length: int, d_model: int, base: float, reference: int) -> np
     return values[np.abs(np.arange(length) - reference)]
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def embedding_panels(
     length: int, d_model: int, base: float, layout: str, seed: int, *, scaled: bool = True
 ) -> dict:

@@ -12,10 +12,10 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-import streamlit as st
 
 import posenc
 from ui.plain.grids import MAX_LINE_POINTS
+from ui.shared import data_cache
 
 HEAD_DIM = 128  # every Qwen-VL model's head size
 MERGE = 2  # spatial_merge_size: 2 x 2 patches make one token
@@ -44,7 +44,7 @@ def segments(before: int, frames: int, height: int, width: int, after: int) -> l
     return [("text", before), (kind, (frames, height, width)), ("text", after)]
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def positions(before: int, frames: int, height: int, width: int, after: int) -> Positions:
     """posenc.mrope_position_ids of :func:`segments`, with where the text resumes."""
     ids = posenc.mrope_position_ids(segments(before, frames, height, width, after))
@@ -135,7 +135,7 @@ def _rotated(x, method: str, ids, rows, cols, width: int, base: float) -> np.nda
     return _mrope(x, ids, base, method)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def score_maps(rows: int, cols: int, base: float, query: int, kind: str, seed: int) -> ScoreMaps:
     """For the query token ``query`` (row-major index, clamped to the grid) of one
     ``rows x cols`` frame, its score ``<q_m, k_n> / sqrt(d)`` against every key token,

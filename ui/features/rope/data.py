@@ -14,7 +14,6 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-import streamlit as st
 
 import posenc
 from posenc.attention import (
@@ -30,6 +29,7 @@ from ui.features.rope.data_models import PRESETS, config_of
 from ui.features.rope.specs import METHODS
 from ui.plain.grids import MAX_LINE_POINTS, Grid, grid_from_row_means, steps
 from ui.plain.tokens import token_vector, tokenize
+from ui.shared import data_cache
 
 # Cells per axis of a displayed heatmap: 346^2 float32 cells fit the shared cell budget
 # (ui.figures.common.MAX_TOTAL_CELLS, under 1 MB of JSON) with equal steps on both axes.
@@ -124,7 +124,7 @@ def rope_matrix(
     return s if view == "scores" else causal_softmax(s, causal=view == "attention", out=s)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def score_view(
     *,
     head_dim: int,
@@ -146,7 +146,7 @@ def score_view(
     return _score_view(rq, rk, c, head_dim, scale, view, MAX_SIDE)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def compare_views(head_dim, base, length, layout, kind, text, seed, scale) -> tuple:
     """No position code / additive sinusoidal PE / RoPE for the same q, k (one at a time)."""
     c = make_content(head_dim, length, kind, text, seed)
@@ -164,7 +164,7 @@ def compare_views(head_dim, base, length, layout, kind, text, seed, scale) -> tu
     return tuple(views)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def position_term(head_dim, base, length, text, seed) -> ScoreView:
     """The position-only part of the additive scores of a sentence,
     ``p_m^T W_q^T W_k p_n``, with its Toeplitz residual at shift 1 (by row blocks):
@@ -181,7 +181,7 @@ def layout_step(head_dim: int, length: int) -> int:
     return max(1, math.ceil(length * length * head_dim / LAYOUT_WORK))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def layout_check(head_dim, base, length, kind, text, seed) -> dict[str, float | int]:
     """Interleaved vs split on permuted dimensions (and without permuting):
     posenc.layout_differences on query rows ``0, step, 2 step, ...`` (``layout_step``)."""
@@ -201,7 +201,7 @@ def decay_distances(length: int) -> np.ndarray:
     return np.arange(max(length, 2), dtype=np.float64)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def decay_curves(head_dim: int, base: float, length: int, kind: str, bases: tuple) -> dict:
     """The RoFormer bound (or the same-content expectation) for several bases."""
     r = decay_distances(length)
@@ -225,7 +225,7 @@ def extended_context(factor: float, original: int) -> int:
     return max(original, min(MAX_CONTEXT, math.ceil(factor * original)))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def extension_view(
     *,
     head_dim: int,
@@ -293,7 +293,7 @@ def entropy_lengths(context: int, points: int = ENTROPY_POINTS) -> np.ndarray:
     return np.unique(np.rint(grid).astype(np.int64))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def temperature_view(
     *,
     head_dim: int,
@@ -397,7 +397,7 @@ def animation_positions(m: int, n: int, steps: int = ANIMATION_STEPS, top: int =
     return frames + [(m1 + alone * min(s, room), n1) for s in range(1, steps + 1)]
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def pair_frames(head_dim, base, layout, kind, text, seed, pair, m, n) -> list[dict]:
     """:func:`pair_state` at every (m, n) of :func:`animation_positions`."""
     return [
@@ -428,7 +428,7 @@ def envelope(
     return keep, values[keep], block
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@data_cache.cache_data(max_entries=4)
 def base_check(base: float, context: int, head_dim: int) -> dict:
     """B(m) for m = 0 .. L (``posenc.rope_base_sums``) as an envelope for the chart, the
     first negative offset (``posenc.rope_base_failure``) and ``b*(L)``
@@ -452,7 +452,7 @@ def stored_bound(head_dim: int, context: int) -> bool:
     return context <= TABLE_PLAN.get(head_dim, 0)
 
 
-@st.cache_data(max_entries=2, show_spinner=False)
+@data_cache.cache_data(max_entries=2)
 def preset_bounds(models: tuple[tuple[str, int, float, int], ...]) -> list[dict]:
     """(name, rotated head dim, base, context) -> each model's base against ``b*(L)``."""
     return [

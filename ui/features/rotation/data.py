@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-import streamlit as st
 
 import posenc
 from posenc.fit import ShiftFit, fit_shift, sine_only_fit_error, spread_positions
@@ -19,6 +18,7 @@ from posenc.rotation import block_rotation, column_rotation_matrix, rotation_ent
 from posenc.shift import apply_rotation, apply_rotation_columns, shift_residuals
 from posenc.similarity import offset_dot
 from posenc.sinusoidal import encode_positions
+from ui.shared import data_cache
 
 # Rows and columns of T(k) drawn at most (32 pairs): every 2 x 2 block stays visible.
 WINDOW = 64
@@ -108,7 +108,7 @@ def _pooled(r: np.ndarray) -> Check:
     return Check(starts, np.maximum.reduceat(r, starts), pool, float(r.max()), int(r.argmax()), r)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def coefficient_check(
     seq_len: int, d_model: int, base: float, k: float, layout: str, choice: str
 ) -> Check:
@@ -155,7 +155,7 @@ def coefficient_note(choice: str, d_model: int, base: float, k: float):
     return f"rotation.coef_{choice}_notice", fields
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def live_check(seq_len: int, d_model: int, base: float, k: float, layout: str) -> Check:
     r = shift_residuals(seq_len, d_model, k, base, layout=layout)
     return _pooled(r)
@@ -185,7 +185,7 @@ def pair_rows(p: int, k: float, d_model: int, base: float, layout: str, pair: in
     return row[0, [s_idx, c_idx]], moved_row, moved_col, block
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def convention_gap(seq_len: int, d_model: int, base: float, k: float, layout: str):
     """max |PE[p] T(k) - (T(k)^T PE[p]^T)^T| over all p, with the dense matrices of both
     seeds on the first FIT_DIMS dimensions; returns (gap, dims used)."""
@@ -209,7 +209,7 @@ class DotCurve(NamedTuple):
     step: float
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def dot_curve(seq_len: int, d_model: int, base: float, k: float) -> DotCurve:
     """Both curves over k in [-K, K], K = max(L - 1, |k|, 1), at MAX_POINTS + 1 values."""
     reach = max(float(seq_len - 1), abs(k), 1.0)
@@ -225,7 +225,7 @@ def dot_curve(seq_len: int, d_model: int, base: float, k: float) -> DotCurve:
 PICK_POINTS = 201  # whole offsets a click can pick on the dot-product chart, at most
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def dot_picks(seq_len: int, d_model: int, base: float, k: float) -> DotCurve:
     """Whole offsets k of :func:`dot_curve`'s range (every one, or PICK_POINTS spread
     out), with both curves there: the points a click on the chart picks."""
@@ -252,7 +252,7 @@ class FitView(NamedTuple):
     sine_only: float  # max |XW - Y| of the same fit with the sine columns only
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@data_cache.cache_data(max_entries=8)
 def fit(
     seq_len: int, d_model: int, base: float, k: float, layout: str, kind: str, samples: str = "L"
 ) -> FitView:

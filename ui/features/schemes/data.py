@@ -28,6 +28,7 @@ from posenc.tables import (
     toeplitz_deviation,
 )
 from ui.plain.grids import Grid, downsample
+from ui.shared import data_cache
 
 BASE = 10000.0
 PARTIAL = 0.25  # GPT-NeoX 20B / Pythia rotary_pct
@@ -75,7 +76,7 @@ def learned_table(name: str) -> np.ndarray:
     return table
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def distance_curves(head_dim: int, train: int) -> tuple[np.ndarray, dict, np.ndarray]:
     """``(r, curves, t5)`` for r = 0 .. 2 * train: each scheme's position part of the
     score of a query at m and a key at n = m - r, relative to r = 0 (ALiBi: its bias);
@@ -104,7 +105,7 @@ def toeplitz(curve: np.ndarray, n: int) -> np.ndarray:
     return curve[np.abs(i - j)]
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def matrices(head_dim: int, length: int) -> dict[str, np.ndarray]:
     """Each scheme's score or bias matrix over positions 0 .. length - 1 (rows: query m,
     columns: key n). Causal schemes (ALiBi, xPos) leave keys after the query empty."""
@@ -136,7 +137,7 @@ class TableAnalysis(NamedTuple):
     cosine: np.ndarray  # mean cosine similarity by distance
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@data_cache.cache_data(max_entries=4)
 def analysis(name: str) -> TableAnalysis:
     """The five measurements of ``posenc.tables`` for the sinusoid or MiniLM's table."""
     return analyse(learned_table(name))

@@ -43,7 +43,8 @@ def current_step() -> int:
 
 def _go(step: int) -> None:
     st.session_state[specs.STEP.key] = step
-    st.query_params[specs.STEP.key] = st.session_state[_WRITTEN] = str(step)
+    st.session_state[_WRITTEN] = str(step)
+    controls.write_param(specs.STEP.key, str(step))
 
 
 def navigation(step: int) -> None:

@@ -7,18 +7,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import streamlit as st
 
 import posenc
 from posenc import spectrum
 from ui.plain.grids import MAX_LINE_POINTS
 from ui.plain.tables import positions  # noqa: F401  (the page reads data.positions)
+from ui.shared import data_cache
 
 DTYPES = ("float64", "float32")
 CURVE_SAMPLES_PER_STEP = 16  # points per unit position of a continuous curve
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def form_errors(d_model: int, base: float) -> dict:
     """Both frequency forms in both dtypes against the 40-digit reference.
 
@@ -44,7 +44,7 @@ def drift_positions(context: int, largest: int = 2**17, count: int = 160) -> np.
     return np.unique(np.concatenate([grid, extra]))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@data_cache.cache_data(max_entries=16)
 def drift(d_model: int, base: float, context: int) -> tuple[np.ndarray, spectrum.Drift]:
     """Float32 drift at log-spaced positions up to 2**17 (and at L - 1, 8191, 99999)."""
     at = drift_positions(context)
