@@ -89,3 +89,63 @@ def test_every_page_takes_turns():
         render = importlib.import_module(f"ui.features.{entry.name}.page").render
         assert getattr(render, "__wrapped__", None) is not None, entry.name
         assert render.__code__ is turns.taking_turns(lambda: None).__code__, entry.name
+
+
+def test_the_turn_goes_to_the_run_that_waited_longest():
+    order: list[int] = []
+    inside = threading.Event()
+    go_on = threading.Event()
+
+    @turns.taking_turns
+    def holder() -> None:
+        inside.set()
+        go_on.wait(5)
+
+    def waiter(n: int):
+        @turns.taking_turns
+        def run() -> None:
+            order.append(n)
+
+        return threading.Thread(target=run)
+
+    first = threading.Thread(target=holder)
+    first.start()
+    assert inside.wait(5)
+    waiting = []
+    for n in range(6):
+        waiting.append(waiter(n))
+        waiting[-1].start()
+        time.sleep(0.05)  # they arrive in this order
+    go_on.set()
+    for thread in [first, *waiting]:
+        thread.join(5)
+    assert order == list(range(6))
+    assert turns._turn.acquire(blocking=False)
+    turns._turn.release()
+
+
+def test_a_run_that_just_arrived_does_not_take_the_turn_from_a_waiting_one():
+    """threading.Lock lets a newcomer take a just-released lock before the waiter it woke."""
+    turn = turns._turn
+    assert turn.acquire(blocking=False)
+    got = []
+    waiter = threading.Thread(target=lambda: got.append(turn.acquire(timeout=5)))
+    waiter.start()
+    time.sleep(0.2)  # it waits
+    turn.release()
+    assert not turn.acquire(blocking=False)  # the newcomer: the turn went to the waiter
+    waiter.join(5)
+    assert got == [True]
+    turn.release()
+
+
+def test_a_waiter_that_gave_up_leaves_the_queue(monkeypatch):
+    turn = turns._Turns()
+    assert turn.acquire()
+    assert not turn.acquire(timeout=0.05)  # gave up
+    assert not turn.acquire(blocking=False)
+    turn.release()
+    assert turn.acquire(blocking=False)  # nobody left in the queue took it
+    turn.release()
+    with pytest.raises(RuntimeError):
+        turn.release()
