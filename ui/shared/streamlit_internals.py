@@ -13,7 +13,8 @@ What is used, and why:
 
 - ``streamlit.runtime.scriptrunner.get_script_run_ctx`` (function): whether code runs in
   a script run (a session), where ``st.cache_data`` and ``st.session_state`` work
-  (:func:`in_script_run`; ``ui.shared.figure_cache``, ``ui.shared.learned``).
+  (:func:`in_script_run`; ``ui.shared.figure_cache``, ``ui.shared.learned``), and which
+  run a value :func:`hold` kept belongs to (issue #32).
 - ``streamlit.runtime.exists`` and ``get_instance`` (functions): the server's
   ``Runtime``; there is none under AppTest or in a bench (:func:`server_runtime`).
 - ``Runtime.media_file_mgr`` (property) and ``MediaFileManager.remove_orphaned_files``
