@@ -47,7 +47,6 @@ def cache_data(*, max_entries: int) -> Callable[[Callable], Callable]:
             return store(key=key, _call=lambda: func(*args, **kwargs))
 
         wrapper.clear = store.clear
-        wrapper.uncached = func
         return wrapper
 
     return wrap
