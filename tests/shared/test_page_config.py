@@ -10,10 +10,10 @@ from __future__ import annotations
 import base64
 
 from streamlit.commands import page_config
-from streamlit.runtime.media_file_manager import MediaFileManager
 
 from tests.support.apptest import run_page
 from ui.shared import controls
+from ui.shared.streamlit_internals import MediaFileManager
 
 
 def test_the_favicon_is_the_apps_png_as_a_data_url():

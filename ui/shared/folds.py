@@ -22,14 +22,25 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.shared import streamlit_internals
+
 UNFOLD = "_posenc_unfold"  # Session State flag of the test suite: every fold drawn open
 PREFIX = "fold_"  # widget keys of folds: f"fold_{name}"
+
+
+def _unfold() -> bool:
+    """:data:`UNFOLD`, read from Session State once a run (issue #32)."""
+    unfold = streamlit_internals.held(UNFOLD)
+    if unfold is None:
+        unfold = bool(st.session_state.get(UNFOLD))
+        streamlit_internals.hold(UNFOLD, unfold)
+    return unfold
 
 
 def _open(box, keep: bool):
     """``box`` with ``.open`` True when its content is to be drawn: open, ``keep``, or
     the test suite's :data:`UNFOLD`."""
-    if keep or st.session_state.get(UNFOLD):
+    if not box.open and (keep or _unfold()):
         box.open = True
     return box
 

@@ -12,6 +12,7 @@ from typing import NamedTuple
 import streamlit as st
 
 from ui.plain.params import CARRIED
+from ui.shared import streamlit_internals
 from ui.shared.i18n import t
 
 _CARRY = "_posenc_carry"
@@ -66,14 +67,32 @@ def page_for(criterion: str) -> PageEntry | None:
 
 
 def carried_values() -> dict[str, object]:
-    """The current value of every carried setting, on pages that draw it or not."""
-    state = st.session_state
-    store = state.setdefault(_CARRY, {})
-    for spec in CARRIED:  # one read each (a read costs ~10 us; issue #32)
-        value = state.get(spec.key, _UNSET)
-        if value is not _UNSET:
-            store[spec.key] = value
+    """The current value of every carried setting, on pages that draw it or not.
+
+    Session State is read once a run; then only the setting whose widget ran or that
+    code set is read again (:func:`carried_changed`): a run asks 8-13 times, and reading
+    them all took ~70 us a time (issue #32).
+    """
+    store = streamlit_internals.held(_CARRY)
+    if store is None:
+        state = st.session_state
+        store = state.setdefault(_CARRY, {})
+        for spec in CARRIED:  # one read each (a read costs ~10 us; issue #32)
+            value = state.get(spec.key, _UNSET)
+            if value is not _UNSET:
+                store[spec.key] = value
+        streamlit_internals.hold(_CARRY, store)  # the session's own store, kept current
     return dict(store)
+
+
+def carried_changed(key: str) -> None:
+    """Carried setting ``key`` may have changed (its widget ran, code set it): read it
+    again, into the store :func:`carried_values` holds for this run."""
+    store = streamlit_internals.held(_CARRY)
+    if store is not None:
+        value = st.session_state.get(key, _UNSET)
+        if value is not _UNSET:
+            store[key] = value
 
 
 def seed_from_url(raw: dict[str, str]) -> None:

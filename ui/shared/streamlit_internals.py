@@ -35,6 +35,8 @@ What is used, and why:
   ``MemoryUploadedFileManager``, ``UploadedFileRec`` (classes): the tests build the
   stores a server has, to test the sweeps above without a server
   (:func:`stored_media_files`).
+- ``SessionStateProxy.__getitem__`` (method of the class ``st.session_state`` is): the
+  tests count the Session State reads of a run (each ~10 us; issue #32).
 - ``streamlit.runtime.app_session._populate_theme_msg`` and ``_populate_config_msg``
   (module functions) and ``streamlit.config.get_config_options`` (function): every rerun
   of every session sends a ``new_session`` message whose theme and config parts are
@@ -52,6 +54,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.state.session_state_proxy import SessionStateProxy
 from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 
 __all__ = [
@@ -60,6 +63,7 @@ __all__ = [
     "MediaFileManager",
     "MemoryMediaFileStorage",
     "MemoryUploadedFileManager",
+    "SessionStateProxy",
     "UploadedFileRec",
     "alive_sessions",
     "cached_data_bytes",
@@ -78,6 +82,7 @@ CHECKED_WITH = "1.67.0"
 # resolves each in the installed Streamlit). Kinds: function, method, property,
 # exception, class, field (of a dataclass or NamedTuple), attribute (set in __init__).
 USED = (
+    ("streamlit.runtime.state.session_state_proxy.SessionStateProxy.__getitem__", "method"),
     ("streamlit.runtime.scriptrunner.get_script_run_ctx", "function"),
     ("streamlit.runtime.exists", "function"),
     ("streamlit.runtime.get_instance", "function"),

@@ -9,14 +9,14 @@ value is read and written here rather than by Streamlit (:func:`synced`) go thro
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import urlencode
 
 import streamlit as st
 
 from ui.plain.params import CARRIED, ChoiceParam, TextParam
 from ui.plain.safe_text import markdown_code
-from ui.shared import folds, menu
+from ui.shared import folds, menu, streamlit_internals
 from ui.shared.i18n import say, t
 
 NOTICES = "_posenc_notices"  # notices to show after a corrective rerun
@@ -25,16 +25,27 @@ PENDING = "_posenc_pending_notices"  # this run's notices, kept across that reru
 ASSIGNED = "_posenc_assigned"  # keys code set in Session State (:func:`assign`)
 
 
+def kept(key: str, factory: Callable[[], object]):
+    """``st.session_state.setdefault(key, factory())``, a dict or set the session keeps
+    and code changes in place, read from Session State once a run (issue #32)."""
+    value = streamlit_internals.held(key)
+    if value is None:
+        value = st.session_state.setdefault(key, factory())
+        streamlit_internals.hold(key, value)
+    return value
+
+
 def assign(values: dict) -> None:
     """Set widgets' values from code (presets; call it from a button's ``on_click``).
 
     The keys are remembered so the widgets are then drawn without a ``value`` argument,
     which would make Streamlit warn about a value set twice.
     """
-    assigned = st.session_state.setdefault(ASSIGNED, set())
+    assigned = kept(ASSIGNED, set)
     for key, value in values.items():
         st.session_state[key] = value
         assigned.add(key)
+        menu.carried_changed(key)
 
 
 def check_query_params(specs: Iterable, raw: dict[str, str]) -> list[str]:

@@ -34,6 +34,7 @@ from ui.shared.url_state import (
     PENDING,
     as_text,
     assign,
+    kept,
     sync_url,
     synced,
     url_value,
@@ -70,8 +71,8 @@ def _checked(spec, draw: Callable[[dict], object]):
     of a URL value (not, say, that d_model is even). A value set in Session State wins
     on every later run, hence the rerun; the notice survives it.
     """
-    fixes = st.session_state.setdefault(FIXES, {})
-    assigned = st.session_state.setdefault(ASSIGNED, set())
+    fixes = kept(FIXES, dict)
+    assigned = kept(ASSIGNED, set)
     if spec.key in fixes:
         st.session_state[spec.key] = fixes.pop(spec.key)
         assigned.add(spec.key)
@@ -87,6 +88,8 @@ def _checked(spec, draw: Callable[[dict], object]):
         st.session_state[NOTICES] = [*pending, *([message] if message not in pending else [])]
         st.rerun()
     sync_url(spec, value)
+    if spec in CARRIED:
+        menu.carried_changed(spec.key)
     return value
 
 
