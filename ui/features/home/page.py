@@ -76,16 +76,22 @@ def render() -> None:
         why()
 
     st.header(t("home.criteria_header"))
+    links = menu.link_params()
     for criterion in ("unique", "consistent", "extrapolates", "bounded"):
-        text_col, link_col = st.columns([3, 1.2], vertical_alignment="center")
-        text_col.markdown(t(f"home.criterion_{criterion}"))
+        # One block a row (columns cost three, each sent on every rerun: issue #32); on
+        # a phone a long text pushes the link under it, as stacked columns did.
+        row = st.container(
+            horizontal=True, wrap=controls.phone(), vertical_alignment="center", gap="medium"
+        )
+        row.markdown(t(f"home.criterion_{criterion}"), width="stretch")
         target = menu.page_for(criterion)
         if target is not None:
-            link_col.page_link(
+            row.page_link(
                 target.path,
                 label=t(target.label_key),
                 icon=target.icon,
-                query_params=menu.link_params(),
+                query_params=links,
+                width="content",
             )
 
     notation = controls.expander(
