@@ -10,6 +10,7 @@ import numpy as np
 import orjson
 import plotly.graph_objects as go
 import plotly.io
+import pytest
 from streamlit.testing.v1 import AppTest
 
 import posenc
@@ -119,14 +120,16 @@ def _drawing_script():
     counter = sys.modules["figure_cache_counter"]
 
     @figure_cache.cached
-    def build(n: int) -> go.Figure:
+    def build(n: int, height: int | None = None) -> go.Figure:
         counter.builds += 1
-        return go.Figure(go.Heatmap(z=[[v * w for w in range(n)] for v in range(n)]))
+        fig = go.Figure(go.Heatmap(z=[[v * w for w in range(n)] for v in range(n)]))
+        return fig.update_layout(height=height) if height else fig
 
     from ui.plain.params import PRESENT
 
     st.session_state[PRESENT.key] = st.query_params.get("present") == "1"
-    fig = build(int(st.query_params.get("n", "5")))
+    height = int(st.query_params.get("height", "0")) or None
+    fig = build(int(st.query_params.get("n", "5")), height)
     if st.query_params.get("change") == "1":
         fig.update_layout(height=321)  # this session's own copy
     controls.plot(fig, "chart")
@@ -258,6 +261,55 @@ def test_a_chart_drawn_from_the_cache_sends_what_plotly_writes(monkeypatch):
     assert calls == []
     built = go.Figure(go.Heatmap(z=[[v * w for w in range(6)] for v in range(6)]))
     assert spec == figure_cache._plotly_to_json(built, validate=False)
+
+
+def _drawn_heights(monkeypatch) -> list:
+    """The height each ``st.plotly_chart`` from now on asks of the front end."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    heights = []
+    enqueue = DeltaGenerator._enqueue
+
+    def spying(self, delta_type, element_proto, layout_config=None, *args, **kwargs):
+        if delta_type == "plotly_chart":
+            heights.append(layout_config.height)
+        return enqueue(self, delta_type, element_proto, layout_config, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "_enqueue", spying)
+    return heights
+
+
+def _counting_parses(monkeypatch) -> list:
+    """Each parse of a cached figure's JSON from now on."""
+    parses = []
+    real = figure_cache.orjson
+
+    def loads(data):
+        parses.append(len(data))
+        return real.loads(data)
+
+    monkeypatch.setattr(figure_cache, "orjson", types.SimpleNamespace(loads=loads))
+    return parses
+
+
+@pytest.mark.parametrize(("height", "drawn"), [(None, 450), (333, 333)])
+def test_a_drawn_cached_figure_is_not_parsed_and_keeps_its_height(monkeypatch, height, drawn):
+    """Issue #32: st.plotly_chart reads only the layout's height and width of the dict it
+    makes of a figure; a cached figure hands it those (kept with the JSON) and no parse.
+    The height asked is the figure's, or Plotly's default 450 without one, as for a
+    built figure (a session's changed copy: the last case)."""
+    counter = sys.modules.setdefault("figure_cache_counter", types.ModuleType("c"))
+    counter.builds = 0
+    query = {"n": "5", **({"height": str(height)} if height else {})}
+    first = drawing_session(**query)
+    parses, heights = _counting_parses(monkeypatch), _drawn_heights(monkeypatch)
+    second = drawing_session(**query)
+    assert parses == [] and heights == [drawn] and counter.builds == 1
+    spec = second.get("plotly_chart")[0].proto.spec
+    assert spec == first.get("plotly_chart")[0].proto.spec
+    assert json.loads(spec)["layout"].get("height") == height
+    drawing_session(**query, change="1")  # built: Plotly's own dict
+    assert heights == [drawn, 321]
 
 
 def test_a_cached_figure_is_built_from_its_json_when_used():

@@ -35,9 +35,11 @@ the figure returned is a :class:`CachedFigure`, which holds the cached JSON and 
 an ordinary ``go.Figure`` (rebuilt from that JSON, as :func:`from_spec` does) the first
 time anything of it is used but :meth:`CachedFigure.to_dict`. A figure only drawn (on a
 desk, outside presenter mode: ``controls.fit_phone`` leaves it alone) goes to
-``st.plotly_chart`` as the cached JSON, parsed: rebuilding the figure, copying it and
+``st.plotly_chart`` as the cached JSON: rebuilding the figure, copying it and
 turning its arrays back into base64 took 2-7 ms of a 15-35 ms rerun, on every rerun of
-every session. ``tests/shared/test_figure_cache.py`` counts the figures built.
+every session; inside :func:`drawing` the JSON is not even parsed (the layout's height
+and width, kept with it, are all ``st.plotly_chart`` reads of the figure).
+``tests/shared/test_figure_cache.py`` counts the figures built and the parses.
 """
 
 from __future__ import annotations
@@ -70,14 +72,15 @@ MAX_ENTRIES = 128
 
 @st.cache_data(max_entries=MAX_ENTRIES, show_spinner=False)
 def _spec(name: str, language: str, arguments: str, _build: Callable) -> tuple:
-    """``(JSON of the figure, *the rest)`` of what ``_build()`` returns (a figure, or a
-    tuple whose first item is one); ``name``, ``language`` and ``arguments`` (the digest
-    of the builder's arguments: :func:`digest`) are the key (``_build`` is not hashed).
+    """``(JSON of the figure, its size: :func:`size_of`, *the rest)`` of what ``_build()``
+    returns (a figure, or a tuple whose first item is one); ``name``, ``language`` and
+    ``arguments`` (the digest of the builder's arguments: :func:`digest`) are the key
+    (``_build`` is not hashed).
     Called with keywords only: Streamlit looks up the name of each positional argument
     with ``inspect.signature`` on every call."""
     built = _build()
     fig, *rest = built if isinstance(built, tuple) else (built,)
-    return (fig.to_json(validate=False), *rest)
+    return (fig.to_json(validate=False), size_of(fig), *rest)
 
 
 def _key(value):
@@ -137,13 +140,14 @@ def from_spec(spec: str) -> go.Figure:
 class CachedFigure(go.Figure):
     """A figure from the cache, built from its JSON when first used (module docstring).
 
-    Until then it holds only the JSON (and :data:`MARK`); :meth:`to_dict` (which
-    ``st.plotly_chart``, ``to_json`` and ``to_plotly_json`` call) parses that JSON, a new
-    dict each call (:meth:`trace_metas` reads it too). Any other use (reading ``layout``,
-    ``update_layout``, ``data``, printing, copying) first builds the figure in place,
-    exactly as :func:`from_spec` does, and from then on it is that figure: Plotly's own
-    attributes are missing until the build, so their first lookup lands in
-    :meth:`__getattr__`, which builds.
+    Until then it holds only the JSON (and :data:`MARK`, and its size: :func:`lazy_figure`);
+    :meth:`to_dict` (which ``st.plotly_chart``, ``to_json`` and ``to_plotly_json`` call)
+    parses that JSON, a new dict each call (:meth:`trace_metas` reads it too), except
+    for ``st.plotly_chart`` inside :func:`drawing`, which gets the layout's size only.
+    Any other use (reading ``layout``, ``update_layout``, ``data``, printing, copying)
+    first builds the figure in place, exactly as :func:`from_spec` does, and from then on
+    it is that figure: Plotly's own attributes are missing until the build, so their
+    first lookup lands in :meth:`__getattr__`, which builds.
     """
 
     def __init__(self, spec=None, *args, **kwargs):
@@ -172,9 +176,18 @@ class CachedFigure(go.Figure):
         spec = self.__dict__.get("_cached_json")
         if spec is None:
             return super().to_dict()
-        parsed = orjson.loads(spec)
-        if getattr(_drawing, "figure", None) is self:
-            _drawing.parsed = (parsed, spec)
+        if getattr(_drawing, "figure", None) is not self:
+            return orjson.loads(spec)
+        size = self.__dict__.get("_cached_size")
+        if size is None:
+            parsed = orjson.loads(spec)
+        else:
+            # What st.plotly_chart reads of this dict: the layout's height and width
+            # (for its "content" size); it hands the dict to to_json, which sends the
+            # cached JSON (:func:`_to_json`). Parsing it took ~0.1-0.4 ms (issue #32).
+            height, width = size
+            parsed = {"layout": {k: v for k, v in (("height", height), ("width", width)) if v}}
+        _drawing.parsed = (parsed, spec)
         return parsed
 
     def trace_metas(self) -> list:
@@ -184,6 +197,22 @@ class CachedFigure(go.Figure):
         if spec is None:
             return [trace.meta for trace in self.data]
         return [trace.get("meta") for trace in orjson.loads(spec)["data"]]
+
+
+def size_of(fig) -> tuple:
+    """``(layout height, layout width)`` of a built figure, None where unset: what
+    ``st.plotly_chart`` reads of a figure besides its JSON."""
+    return (fig.layout.height, fig.layout.width)
+
+
+def lazy_figure(spec: str, size: tuple | None) -> CachedFigure:
+    """A :class:`CachedFigure` of ``spec`` (marked as the cache's); ``size``
+    (:func:`size_of` the figure ``spec`` was written from) lets ``st.plotly_chart`` draw
+    it without parsing the JSON."""
+    fig = CachedFigure(spec)
+    fig.__dict__["_cached_size"] = size
+    setattr(fig, MARK, True)
+    return fig
 
 
 # The hand-over of a cached figure's JSON to ``st.plotly_chart`` (issue #32): per thread.
@@ -277,14 +306,13 @@ def cached(builder: Callable) -> Callable:
             arguments = digest(args, kwargs)
         except Unkeyable:  # an argument that cannot be pickled (a lock, a generator)
             return builder(*args, **kwargs)
-        spec, *rest = _spec(
+        spec, size, *rest = _spec(
             name=name,
             language=lang(),
             arguments=arguments,
             _build=lambda: builder(*args, **kwargs),
         )
-        fig = CachedFigure(spec)
-        setattr(fig, MARK, True)
+        fig = lazy_figure(spec, size)
         return (fig, *rest) if shape == "tuple" else fig
 
     wrapper.uncached = builder

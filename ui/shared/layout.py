@@ -17,7 +17,7 @@ from ui.plain.params import PRESENT
 from ui.plain.style import STACKED_TOP, legend_below, legend_entries, presenter_fonts
 from ui.shared import folds
 from ui.shared.a11y import chart_alt
-from ui.shared.figure_cache import MARK, CachedFigure, drawing, from_spec
+from ui.shared.figure_cache import CachedFigure, drawing, from_spec, lazy_figure, size_of
 from ui.shared.i18n import t
 from ui.shared.streamlit_internals import held
 
@@ -175,9 +175,11 @@ PHONE_CONFIG = {"displayModeBar": False}
 
 
 @functools.lru_cache(maxsize=FITTED_ENTRIES)
-def _fitted_json(spec: str, presenting: bool, on_phone: bool) -> str:
-    """The JSON of a cached figure fitted to a screen (:func:`fit`), once per screen."""
-    return fit(from_spec(spec), presenting=presenting, on_phone=on_phone).to_json(validate=False)
+def _fitted_json(spec: str, presenting: bool, on_phone: bool) -> tuple[str, tuple]:
+    """The JSON of a cached figure fitted to a screen (:func:`fit`), once per screen, and
+    its size (``figure_cache.size_of``)."""
+    fig = fit(from_spec(spec), presenting=presenting, on_phone=on_phone)
+    return fig.to_json(validate=False), size_of(fig)
 
 
 def fitted(fig):
@@ -189,9 +191,7 @@ def fitted(fig):
     spec = fig.cached_json() if isinstance(fig, CachedFigure) else None
     if spec is None or not (on_phone or present):
         return fit(fig, presenting=present, on_phone=on_phone)
-    out = CachedFigure(_fitted_json(spec, present, on_phone))
-    setattr(out, MARK, True)
-    return out
+    return lazy_figure(*_fitted_json(spec, present, on_phone))
 
 
 def plot(fig, key: str, where=st, *, on_select=None, alt: str | None = None):
