@@ -6,6 +6,7 @@ anyone can edit never reaches a computation unchecked. Streamlit imports stay ou
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -140,6 +141,7 @@ BASE = FloatParam("base", 1.0, 1e9, 10000.0, exclusive_minimum=True, label="comm
 SHARED = (SEQ_LEN, D_MODEL, BASE)
 
 
+@functools.cache  # a few specs; asked by every sidebar slider on every rerun
 def nice_values(spec: IntParam, *, every_up_to: int = 16) -> tuple[int, ...]:
     """Stops of the sidebar's coarse slider for ``spec``: every valid value up to
     ``every_up_to``, then powers of 2, 3 * 2^k and 1, 2, 5 * 10^k (the seeds' 50, 100,
