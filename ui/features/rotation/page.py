@@ -236,7 +236,7 @@ def render() -> None:
                 r"\Phi_i(k) = \begin{bmatrix}\cos\omega_i k & -\sin\omega_i k \\"
                 r" \sin\omega_i k & \cos\omega_i k\end{bmatrix},\quad \omega_i = b^{-2i/d}"
             )
-    top = st.columns([1, 1, 1.3])
+    top = [st.container(horizontal=True, gap="medium")] * 3  # one block, not four (#32)
     k = float(
         controls.number(
             specs.K, t("rotation.k"), t("rotation.k_help"), container=top[0], format="%g"

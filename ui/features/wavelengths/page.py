@@ -71,7 +71,7 @@ def render() -> None:
         grab.hint(t("wavelengths.lambda_pick"))
         longest, bound = data.positions(lam[-1]), data.positions(2 * np.pi * base)
         st.caption(t("wavelengths.lambda_short_notice", longest=longest))
-        metric_cols = st.columns(3)
+        metric_cols = [st.container(horizontal=True)] * 3  # one block, not four (#32)
         metric_cols[0].metric(t("wavelengths.metric_pairs"), half)
         metric_cols[1].metric(
             t("wavelengths.metric_beyond", context=seq_len),
@@ -259,8 +259,9 @@ def render() -> None:
         box = controls.popover(label, name="wl_presets", icon=":material/replay:")
         preset_cols = [box] * 3 if box.open else []
     else:
-        preset_cols = st.columns([2, 3, 3], vertical_alignment="center")
-        preset_cols[0].caption(t("wavelengths.presets"))
+        # One row block (columns were four, each sent on every rerun: issue #32).
+        preset_cols = [st.container(horizontal=True, vertical_alignment="center")] * 3
+        preset_cols[0].caption(t("wavelengths.presets"), width="content")
     for column, name in zip(preset_cols[1:], ("003", "004") if preset_cols else (), strict=True):
         column.button(
             t(f"wavelengths.preset_{name}"),
