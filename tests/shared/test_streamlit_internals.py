@@ -198,6 +198,23 @@ def test_a_held_value_lasts_from_hold_to_the_end_of_the_run():
     assert internals.held("present") is None
 
 
+def test_held_or_read_reads_once_a_run_even_a_none():
+    reads = []
+
+    def read():
+        reads.append(1)
+        return None  # a value held as None is still held
+
+    internals.begin_run()
+    assert internals.held_or_read("unfold", read) is None
+    assert internals.held_or_read("unfold", read) is None
+    assert len(reads) == 1
+    internals.begin_run()
+    internals.held_or_read("unfold", read)
+    assert len(reads) == 2  # a new run reads again
+    internals.end_run()
+
+
 def test_a_held_value_is_this_threads_and_this_runs_only(monkeypatch):
     import threading
 

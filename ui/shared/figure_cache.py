@@ -186,7 +186,8 @@ class CachedFigure(go.Figure):
             # (for its "content" size); it hands the dict to to_json, which sends the
             # cached JSON (:func:`_to_json`). Parsing it took ~0.1-0.4 ms (issue #32).
             height, width = size
-            parsed = {"layout": {k: v for k, v in (("height", height), ("width", width)) if v}}
+            pairs = (("height", height), ("width", width))
+            parsed = {"layout": {k: v for k, v in pairs if v is not None}}
         _drawing.parsed = (parsed, spec)
         return parsed
 

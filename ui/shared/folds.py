@@ -30,11 +30,7 @@ PREFIX = "fold_"  # widget keys of folds: f"fold_{name}"
 
 def _unfold() -> bool:
     """:data:`UNFOLD`, read from Session State once a run (issue #32)."""
-    unfold = streamlit_internals.held(UNFOLD)
-    if unfold is None:
-        unfold = bool(st.session_state.get(UNFOLD))
-        streamlit_internals.hold(UNFOLD, unfold)
-    return unfold
+    return streamlit_internals.held_or_read(UNFOLD, lambda: bool(st.session_state.get(UNFOLD)))
 
 
 def _open(box, keep: bool):

@@ -73,16 +73,20 @@ def carried_values() -> dict[str, object]:
     code set is read again (:func:`carried_changed`): a run asks 8-13 times, and reading
     them all took ~70 us a time (issue #32).
     """
-    store = streamlit_internals.held(_CARRY)
-    if store is None:
-        state = st.session_state
-        store = state.setdefault(_CARRY, {})
-        for spec in CARRIED:  # one read each (a read costs ~10 us; issue #32)
-            value = state.get(spec.key, _UNSET)
-            if value is not _UNSET:
-                store[spec.key] = value
-        streamlit_internals.hold(_CARRY, store)  # the session's own store, kept current
-    return dict(store)
+    return dict(streamlit_internals.held_or_read(_CARRY, _read_carried))
+
+
+def _read_carried() -> dict[str, object]:
+    """The session's store of carried values, brought up to date from Session State
+    (one read a setting: ~10 us each). Held for the run and kept current by
+    :func:`carried_changed`."""
+    state = st.session_state
+    store = state.setdefault(_CARRY, {})
+    for spec in CARRIED:
+        value = state.get(spec.key, _UNSET)
+        if value is not _UNSET:
+            store[spec.key] = value
+    return store
 
 
 def carried_changed(key: str) -> None:

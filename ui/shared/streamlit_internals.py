@@ -48,6 +48,7 @@ What is used, and why:
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from streamlit import runtime
 from streamlit.runtime.media_file_manager import MediaFileManager
@@ -68,6 +69,7 @@ __all__ = [
     "alive_sessions",
     "cached_data_bytes",
     "drop_session_uploads",
+    "held_or_read",
     "in_script_run",
     "memoize_session_config",
     "server_runtime",
@@ -149,6 +151,19 @@ def held(name: str, default=None):
     if held is None or held[0] is not get_script_run_ctx(suppress_warning=True):
         return default
     return held[1].get(name, default)
+
+
+_MISSING = object()
+
+
+def held_or_read(name: str, read: Callable[[], object]):
+    """What :func:`hold` kept as ``name`` in this script run; else ``read()``, kept for
+    the rest of the run (a Session State value read many times a run, issue #32)."""
+    value = held(name, _MISSING)
+    if value is _MISSING:
+        value = read()
+        hold(name, value)
+    return value
 
 
 def in_script_run() -> bool:

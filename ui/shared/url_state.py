@@ -28,11 +28,11 @@ ASSIGNED = "_posenc_assigned"  # keys code set in Session State (:func:`assign`)
 def kept(key: str, factory: Callable[[], object]):
     """``st.session_state.setdefault(key, factory())``, a dict or set the session keeps
     and code changes in place, read from Session State once a run (issue #32)."""
-    value = streamlit_internals.held(key)
-    if value is None:
-        value = st.session_state.setdefault(key, factory())
-        streamlit_internals.hold(key, value)
-    return value
+
+    def read():
+        return st.session_state.setdefault(key, factory())
+
+    return streamlit_internals.held_or_read(key, read)
 
 
 def assign(values: dict) -> None:

@@ -236,14 +236,12 @@ def render() -> None:
                 r"\Phi_i(k) = \begin{bmatrix}\cos\omega_i k & -\sin\omega_i k \\"
                 r" \sin\omega_i k & \cos\omega_i k\end{bmatrix},\quad \omega_i = b^{-2i/d}"
             )
-    top = [st.container(horizontal=True, gap="medium")] * 3  # one block, not four (#32)
+    row = st.container(horizontal=True, gap="medium")  # one block, not four columns (#32)
     k = float(
-        controls.number(
-            specs.K, t("rotation.k"), t("rotation.k_help"), container=top[0], format="%g"
-        )
+        controls.number(specs.K, t("rotation.k"), t("rotation.k_help"), container=row, format="%g")
     )
     asked = int(
-        controls.number(specs.PAIR, t("rotation.pair"), t("rotation.pair_help"), container=top[1])
+        controls.number(specs.PAIR, t("rotation.pair"), t("rotation.pair_help"), container=row)
     )
     layout = controls.choice(
         specs.LAYOUT,
@@ -251,7 +249,7 @@ def render() -> None:
         t("rotation.layout_help"),
         labels=[t(f"common.layout_{code}") for code in specs.LAYOUT.options],
         captions=[t("rotation.layout_interleaved"), t("rotation.layout_split")],
-        container=top[2],
+        container=row,
     )
     pair = min(asked, half - 1)
     if pair != asked:

@@ -71,9 +71,9 @@ def render() -> None:
         grab.hint(t("wavelengths.lambda_pick"))
         longest, bound = data.positions(lam[-1]), data.positions(2 * np.pi * base)
         st.caption(t("wavelengths.lambda_short_notice", longest=longest))
-        metric_cols = [st.container(horizontal=True)] * 3  # one block, not four (#32)
-        metric_cols[0].metric(t("wavelengths.metric_pairs"), half)
-        metric_cols[1].metric(
+        counts = st.container(horizontal=True)  # one block, not four columns (#32)
+        counts.metric(t("wavelengths.metric_pairs"), half)
+        counts.metric(
             t("wavelengths.metric_beyond", context=seq_len),
             int(classes.beyond_context.sum()),
             help=t(
@@ -84,7 +84,7 @@ def render() -> None:
                 ),
             ),
         )
-        metric_cols[2].metric(
+        counts.metric(
             t("wavelengths.metric_aliased"),
             int(classes.aliased.sum()),
             help=t("wavelengths.metric_aliased_help"),
