@@ -14,7 +14,14 @@ ROOT = Path(__file__).resolve().parents[2]
 THE_MODULE = ROOT / "ui" / "shared" / "streamlit_internals.py"
 ITS_TEST = ROOT / "tests" / "shared" / "test_streamlit_internals.py"
 # The private attributes (and the one internal store's attribute) the module wraps.
-PRIVATE = {"_session_mgr", "_files_by_id", "_data_caches", "file_storage"}
+PRIVATE = {
+    "_session_mgr",
+    "_files_by_id",
+    "_data_caches",
+    "file_storage",
+    "_on_scriptrunner_event",
+    "_browser_queue",
+}
 
 
 def reaches(tree: ast.AST) -> list[str]:

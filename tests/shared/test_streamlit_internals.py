@@ -241,3 +241,117 @@ def test_the_language_read_in_a_run_follows_the_switch():
     assert not at.title[0].value.startswith("The positional")
     at.sidebar.radio[0].set_value("en").run()
     assert at.title[0].value.startswith("The positional")
+
+
+# --- script events handed to the event loop in batches (issue #32) ---------------------
+
+
+def _run_events(batched: bool, *, failing: bool = False, run=None) -> dict:
+    """A real ``AppSession`` on an event loop, sent one run's events from a script thread
+    while the loop is busy (as under a room's load): what its browser queue holds then,
+    how many callbacks the loop was given, and what the loop's exception handler saw."""
+    import asyncio
+    import threading
+    from pathlib import Path
+
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+    from streamlit.runtime.script_data import ScriptData
+    from streamlit.runtime.scriptrunner import RunDescriptor, ScriptRunnerEvent
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    app = Path(__file__).resolve().parents[2] / "app.py"
+    run = run or RunDescriptor.create()  # the same run's ids when two results are compared
+    handler = AppSession._on_scriptrunner_event
+    handler = handler if batched else getattr(handler, "original", handler)
+    seen = {"wakes": 0, "callbacks": 0, "errors": [], "run": run}
+
+    def delta(path: tuple[int, ...], text: str) -> ForwardMsg:
+        msg = ForwardMsg()
+        msg.metadata.delta_path[:] = path
+        msg.delta.new_element.markdown.body = text
+        return msg
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _loop, context: seen["errors"].append(context))
+        session = AppSession(
+            ScriptData(str(app)),
+            MemoryUploadedFileManager("/upload"),
+            ScriptCache(),
+            lambda: seen.__setitem__("wakes", seen["wakes"] + 1),
+            {},
+            session_id_override="batched",
+        )
+        scheduled = session._call_soon_on_event_loop
+
+        def counted(callback):
+            seen["callbacks"] += 1
+            scheduled(callback)
+
+        session._call_soon_on_event_loop = counted
+        runner, stale = object(), object()
+        session._scriptrunner = runner
+        if failing:  # the run's first event cannot be handled
+            session._create_new_session_message = lambda *a, **k: 1 / 0
+
+        def script():  # what a script thread sends in one run
+            def send(*args, **kwargs):
+                handler(session, *args, **kwargs)
+
+            events = ScriptRunnerEvent
+            send(runner, events.SCRIPT_STARTED, page_script_hash="h", run_descriptor=run)
+            for i in range(40):
+                send(runner, events.ENQUEUE_FORWARD_MSG, forward_msg=delta((0, i), f"{i}"))
+            send(stale, events.ENQUEUE_FORWARD_MSG, forward_msg=delta((0, 99), "old"))
+            send(runner, events.ENQUEUE_FORWARD_MSG, forward_msg=delta((0, 3), "3b"))
+            send(runner, events.SCRIPT_STOPPED_WITH_SUCCESS, run_descriptor=run)
+
+        thread = threading.Thread(target=script)
+        thread.start()
+        thread.join()  # the loop is held until the thread has sent everything
+        for _ in range(5):
+            await asyncio.sleep(0)
+        seen["queue"] = [m.SerializeToString() for m in session.flush_browser_queue()]
+        session._scriptrunner = None
+        session.shutdown()
+
+    asyncio.run(main())
+    return seen
+
+
+def test_a_batch_puts_in_the_browser_queue_what_streamlit_would():
+    """Issue #32: the same messages, byte for byte and in the same order (the stale
+    runner's message dropped, a re-sent path composed), as Streamlit's handler, event by
+    event; one callback for the run instead of one an event, and one wake of the runtime
+    for the run's element messages instead of one a message."""
+    assert internals.batch_script_events()
+    alone = _run_events(False)
+    batched = _run_events(True, run=alone["run"])
+    assert len(alone["queue"]) >= 42  # new_session, status, 40 deltas, script_finished...
+    assert batched["queue"] == alone["queue"]
+    assert not alone["errors"] and not batched["errors"]
+    assert alone["callbacks"] == 44 and batched["callbacks"] == 1
+    # Streamlit wakes the runtime once a message; the run's 41 current messages, once.
+    assert batched["wakes"] == alone["wakes"] - 41 + 1
+
+
+def test_an_event_that_fails_is_reported_and_the_batch_goes_on():
+    """A failing event's error reaches the loop's exception handler, as a callback's
+    error does in Streamlit, and the events after it are still handled."""
+    assert internals.batch_script_events()
+    alone = _run_events(False, failing=True)
+    batched = _run_events(True, failing=True, run=alone["run"])
+    assert [type(c["exception"]) for c in batched["errors"]] == [ZeroDivisionError]
+    assert [type(c["exception"]) for c in alone["errors"]] == [ZeroDivisionError]
+    assert batched["queue"] == alone["queue"] and len(batched["queue"]) >= 41
+
+
+def test_batching_installs_once():
+    from streamlit.runtime.app_session import AppSession
+
+    assert internals.batch_script_events()
+    installed = AppSession._on_scriptrunner_event
+    assert internals.batch_script_events()
+    assert AppSession._on_scriptrunner_event is installed and installed.batched

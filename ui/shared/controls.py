@@ -131,6 +131,7 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
     streamlit_internals.begin_run()  # nothing held from this thread's last run
     new_run()  # notes() count from here
     streamlit_internals.memoize_session_config()  # once per process (issue #32)
+    streamlit_internals.batch_script_events()  # once per process (issue #32)
     heap.freeze_after_first_run(name)  # the page's modules out of full GC scans (#32)
     # Read the URL before any bound widget drops an invalid value from it.
     raw = {key: st.query_params.get(key, "") for key in st.query_params.keys()}
