@@ -48,7 +48,7 @@ What is used, and why:
   its ``_event_loop``, ``_scriptrunner``, ``_browser_queue`` and
   ``_message_enqueued_callback`` (attributes), ``ForwardMsgQueue.enqueue`` (method) and
   ``ScriptRunnerEvent`` (class): Streamlit hands each message of a script run to the event
-  loop as a callback of its own, ~13 % of the server's time under a room of 200 (issue
+  loop as a callback of its own, ~16 % of the server's time under a room of 200 (issue
   #32). :func:`batch_script_events` hands them over in batches, in the same order.
 """
 
@@ -301,7 +301,8 @@ def batch_script_events() -> bool:
     from the script's thread to the server's event loop as a callback of its own
     (``call_soon_threadsafe``: a handle, a wake-up write, a turn of the loop), and the
     loop's handler then asks the runtime, again by ``call_soon_threadsafe``, to flush. A
-    server profile under a room of 200 put ~13 % of the process's time there. Here the
+    server profile under a room of 200 put ~16 % of the process's time there (10.8 %
+    after, most of it the queueing itself). Here the
     script's events wait in a queue that the loop empties in one callback, in the order
     they came, and the runtime is asked once a batch. A message of the session's current
     script run goes straight into the browser queue, as Streamlit's handler would put it
