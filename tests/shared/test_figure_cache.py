@@ -336,8 +336,9 @@ def test_a_cached_figure_names_its_picking_traces_without_being_built():
 
 def test_the_key_of_arguments_tells_apart_what_a_figure_depends_on():
     """Issue #32: the builder's arguments are keyed by one digest of their pickle, not by
-    st.cache_data's item-by-item hashing: equal arguments, equal keys; a changed value,
-    dtype, shape, order or function, another key."""
+    st.cache_data's item-by-item hashing: equal arguments, equal keys; a changed value
+    (one ulp, in the array's memory hashed out of band or in a strided view), dtype,
+    shape, order or function, another key."""
     from ui.plain.grids import downsample
 
     key = figure_cache.digest
@@ -361,6 +362,11 @@ def test_the_key_of_arguments_tells_apart_what_a_figure_depends_on():
         key((grid, z), {"words": words, "f": np.sin}),
     ]
     assert same not in others and len(set(others)) == len(others)
+    # A strided view is pickled in band, a whole array's memory hashed out of band: both
+    # follow their content.
+    strided = key((z[:, 1::2], grid), {"words": words})
+    assert key((z.copy()[:, 1::2], grid), {"words": words}) == strided
+    assert key((changed[:, 1::2], grid), {"words": words}) != strided
 
 
 def test_an_argument_that_cannot_be_keyed_builds_the_figure_uncached():

@@ -4,7 +4,7 @@
 positional one with ``inspect.signature``, on every call: a hit with six scalars cost
 ~230 us, with one 512 kB array ~900 us, and a page makes one or two such calls on every
 rerun of every session. Here the arguments are keyed as the figure cache keys them
-(:func:`ui.shared.figure_cache.digest`: a BLAKE2 digest of their pickle, made in C), and
+(:func:`ui.shared.figure_cache.digest`: a SHA-256 digest of their pickle, made in C), and
 ``st.cache_data`` sees that one short string::
 
     @data_cache.cache_data(max_entries=8)
