@@ -252,6 +252,7 @@ def _run_events(batched: bool, *, failing: bool = False, run=None) -> dict:
     how many callbacks the loop was given, and what the loop's exception handler saw."""
     import asyncio
     import threading
+    from concurrent.futures import ThreadPoolExecutor
     from pathlib import Path
 
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -317,7 +318,10 @@ def _run_events(batched: bool, *, failing: bool = False, run=None) -> dict:
         session._scriptrunner = None
         session.shutdown()
 
-    asyncio.run(main())
+    # A loop of its own, in a thread of its own: Playwright's sync API (browser tests
+    # earlier in the same worker) leaves a loop running in the main thread.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, main()).result()
     return seen
 
 
