@@ -302,15 +302,14 @@ def batch_script_events() -> bool:
     (``call_soon_threadsafe``: a handle, a wake-up write, a turn of the loop), and the
     loop's handler then asks the runtime, again by ``call_soon_threadsafe``, to flush. A
     server profile under a room of 200 put ~16 % of the process's time there (10.8 %
-    after, most of it the queueing itself). Here the
-    script's events wait in a queue that the loop empties in one callback, in the order
-    they came, and the runtime is asked once a batch. A message of the session's current
-    script run goes straight into the browser queue, as Streamlit's handler would put it
-    (its other branches change nothing for such a message); every other event goes
-    through Streamlit's own handler. An error in one event's handling is reported to the
-    loop's exception handler, as a callback's error is, and the rest of the batch goes
-    on. Installs once per process; False where the names are not there (a newer
-    Streamlit)."""
+    after, most of it the queueing itself). Here the script's events wait in a queue
+    that the loop empties in one callback, in the order they came, and the runtime is
+    asked once a batch. A message of the session's current script run goes straight
+    into the browser queue, as Streamlit's handler would put it (its other branches
+    change nothing for such a message); every other event goes through Streamlit's own
+    handler. An error in one event's handling is reported to the loop's exception
+    handler, as a callback's error is, and the rest of the batch goes on. Installs once
+    per process; False where the names are not there (a newer Streamlit)."""
     from collections import deque
 
     from streamlit.runtime import app_session
