@@ -332,13 +332,15 @@ def batch_script_events() -> bool:
         enqueued = False
         try:
             while pending:
-                sender, event, args = pending.popleft()
+                sender, event, fields = pending.popleft()
                 try:
-                    if event is message and sender is self._scriptrunner and args[0] is not None:
-                        self._browser_queue.enqueue(args[0])
+                    forward_msg = fields.get("forward_msg")
+                    current = sender is self._scriptrunner
+                    if event is message and current and forward_msg is not None:
+                        self._browser_queue.enqueue(forward_msg)
                         enqueued = True
                     else:
-                        handle(self, sender, event, *args)
+                        handle(self, sender, event, **fields)
                 except Exception as exc:  # as asyncio reports a callback's error
                     self._event_loop.call_exception_handler(
                         {"message": "Exception in a script event", "exception": exc}
@@ -347,31 +349,11 @@ def batch_script_events() -> bool:
             if enqueued and self._message_enqueued_callback:
                 self._message_enqueued_callback()
 
-    def on_event(
-        self,
-        sender,
-        event,
-        forward_msg=None,
-        exception=None,
-        client_state=None,
-        page_script_hash=None,
-        fragment_ids_this_run=None,
-        pages=None,
-        run_descriptor=None,
-    ) -> None:
-        args = (
-            forward_msg,
-            exception,
-            client_state,
-            page_script_hash,
-            fragment_ids_this_run,
-            pages,
-            run_descriptor,
-        )
+    def on_event(self, sender, event, **fields) -> None:  # Streamlit names every field
         pending = self.__dict__.get("_batched_events")
         if pending is None:  # deque.append and popleft are atomic: no lock is needed
             pending = self.__dict__.setdefault("_batched_events", deque())
-        pending.append((sender, event, args))
+        pending.append((sender, event, fields))
         if not self.__dict__.get("_batched_drain", False):
             self._batched_drain = True
             self._call_soon_on_event_loop(lambda: drain(self))
