@@ -287,3 +287,31 @@ def test_on_a_phone_a_square_heatmaps_colour_bar_is_no_taller_than_its_plot(serv
         " return {bar: bar.height, plot: plot.height}; }"
     )
     assert 0 < sizes["bar"] <= sizes["plot"] + 2, sizes
+
+
+# Every menu page's first chart but the schemes page's: its legend, above the plot, takes
+# one to three rows as the window's width and the language have it, so Plotly still grows
+# that margin in the browser (one more draw, as before issue #32).
+DRAWN_ONCE = [entry for entry in menu.PAGES if entry.name != "schemes"]
+MARGINS_JS = """() => { const gd = document.querySelector('.js-plotly-plot');
+  const asked = gd.layout.margin, drawn = gd._fullLayout._size;
+  const sides = (m) => [m.l, m.r, m.t, m.b];
+  return {asked: sides(asked), drawn: sides(drawn)}; }"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("entry", DRAWN_ONCE, ids=[entry.name for entry in DRAWN_ONCE])
+def test_a_desktop_draws_the_first_chart_once(server, browser, entry):
+    """Plotly grows a margin that is too small for the axis titles, colour bar or legend
+    of Streamlit's chart theme, and then draws the whole chart again (~30-35 ms of the
+    browser's main thread, on every draw). The first chart of each page asks for the
+    margins it ends up with (``ui.plain.style.settle_margins`` and the pages' figures):
+    a change of theme, fonts or figure that makes Plotly draw twice fails here."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        pg = context.new_page()
+        first_view.measure(pg, server.url + (entry.url_path or "/"), TIMEOUT * 1000)
+        margins = pg.evaluate(MARGINS_JS)
+    finally:
+        context.close()
+    assert margins["drawn"] == margins["asked"], f"{entry.name}: {margins}"

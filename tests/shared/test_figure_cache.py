@@ -57,6 +57,17 @@ def test_outside_a_script_run_the_builder_runs_as_it_is():
     assert calls == [1, 1]
 
 
+def test_a_cached_builder_settles_the_margins_and_the_deck_builder_keeps_its_own():
+    # The app's charts are drawn once by Streamlit's chart theme (ui.plain.style.
+    # settle_margins); the offline deck draws without that theme, with the builder's own.
+    figs = figure_cache.builders(story_figures)
+    args = dict(names=("a", "b"), x_title="component", y_title="value", hover="%{y}")
+    fig = figs.order_figure(np.ones(4), np.zeros(4), **args)
+    own = figs.order_figure.uncached(np.ones(4), np.zeros(4), **args)
+    assert (fig.layout.margin.l, fig.layout.margin.b) == (67, 67)
+    assert (own.layout.margin.l, own.layout.margin.b) == (60, 50)
+
+
 def test_builders_wraps_only_figure_builders():
     figs = figure_cache.builders(wl)
     assert figs.MAX_FRAMES == wl.MAX_FRAMES

@@ -1,6 +1,8 @@
-"""ui.figures.common: the downsampling every large heatmap goes through."""
+"""ui.plain.grids and ui.plain.style: the downsampling every large heatmap goes through,
+and the margins a chart is drawn with."""
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +17,13 @@ from ui.plain.grids import (
     reduce_blocks,
     steps,
 )
-from ui.plain.style import heatmap
+from ui.plain.style import (
+    COLORBAR_MARGIN,
+    TITLED_AXIS_MARGIN,
+    heatmap,
+    settle_margins,
+    style,
+)
 
 
 def naive_means(z, row_step, col_step):
@@ -92,3 +100,36 @@ def test_a_legend_moved_below_keeps_its_rows_out_of_the_axis_title():
     assert plot == 400 - 30 - 40  # the plot keeps its height; the figure grows
     assert fig.layout.margin.b >= 75 + 7 * LEGEND_ROW  # room for 7 rows under the gap
     assert fig.layout.legend.y == pytest.approx(-75 / plot)
+
+
+def _margins(fig):
+    m = fig.layout.margin
+    return m.l, m.r, m.t, m.b
+
+
+def test_a_house_heatmap_gets_the_margins_the_browser_would_grow_it_to():
+    fig, _ = heatmap(np.zeros((4, 4)), x_title="key", y_title="query")
+    assert _margins(fig) == (60, 20, 20, 50)  # style(): what the figure asks for
+    settle_margins(fig)
+    assert _margins(fig) == (TITLED_AXIS_MARGIN, COLORBAR_MARGIN, 20, TITLED_AXIS_MARGIN)
+
+
+def test_settling_grows_only_the_sides_that_hold_a_title_or_a_colour_bar():
+    untitled = style(go.Figure(go.Scatter(x=[0, 1], y=[0, 1])))
+    assert _margins(settle_margins(untitled)) == (60, 20, 20, 50)
+    left_only = style(go.Figure(go.Scatter(x=[0, 1], y=[0, 1]))).update_yaxes(title="y")
+    assert _margins(settle_margins(left_only)) == (TITLED_AXIS_MARGIN, 20, 20, 50)
+    hidden_bar = style(go.Figure(go.Heatmap(z=[[0, 1]], showscale=False)))
+    assert _margins(settle_margins(hidden_bar)) == (60, 20, 20, 50)
+    bar_below = style(go.Figure(go.Heatmap(z=[[0, 1]], colorbar=dict(orientation="h"))))
+    assert _margins(settle_margins(bar_below)) == (60, 20, 20, 50)
+
+
+def test_a_shared_colour_bar_beside_the_plot_gets_its_room_and_larger_margins_stay():
+    fig = style(go.Figure(go.Heatmap(z=[[0, 1]], coloraxis="coloraxis")))
+    assert _margins(settle_margins(fig))[1] == COLORBAR_MARGIN
+    wide = style(go.Figure(go.Heatmap(z=[[0, 1]]))).update_layout(margin=dict(l=90, r=120))
+    wide.update_xaxes(title="x").update_yaxes(title="y")
+    assert _margins(settle_margins(wide)) == (90, 120, 20, TITLED_AXIS_MARGIN)
+    unset = go.Figure(go.Heatmap(z=[[0, 1]]))  # Plotly's own default margins: left alone
+    assert _margins(settle_margins(unset)) == (None, None, None, None)

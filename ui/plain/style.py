@@ -46,6 +46,56 @@ def style(fig: go.Figure, *, height: int = 420, title: str | None = None) -> go.
     return fig
 
 
+# The margins Plotly's automargin gives a desktop chart under Streamlit 1.67's chart
+# theme (its axis title standoff and tick font) at the house font size: left of a
+# y axis title with tick labels of up to three characters, under an x axis title, and
+# right of a 12 px colour bar with labels such as -0.5 (measured in Chromium: final
+# margins 67, 67 and 82-83 px). A chart whose margins hold less is drawn twice in the
+# browser: Plotly draws it, grows the margins and draws it again (~30-35 ms of the
+# main thread on each draw; issue #32).
+TITLED_AXIS_MARGIN, COLORBAR_MARGIN = 67, 83
+
+
+def _vertical_bar(colorbar) -> bool:
+    return (colorbar.orientation or "v") == "v"
+
+
+def settle_margins(fig: go.Figure) -> go.Figure:
+    """Give ``fig`` the margins automargin would grow it to on a desktop (the module's
+    ``TITLED_AXIS_MARGIN``, ``COLORBAR_MARGIN``), so the browser draws it once.
+
+    Only a side with an axis title or a colour bar grows, and only to what Plotly grows
+    it to for the usual tick labels: the bottom and right end where they ended before;
+    the left gains at most 7 px where the y ticks are one or two characters wide (Plotly
+    kept 60 there). Larger type (presenter mode) or longer tick labels still grow a
+    margin further in the browser, as before."""
+    margin, grow = fig.layout.margin, {}
+    left = any(a.title.text and a.side != "right" for a in fig.select_yaxes())
+    bottom = any(a.title.text and a.side != "top" for a in fig.select_xaxes())
+    shared = {getattr(trace, "coloraxis", None) for trace in fig.data}
+    bars = any(
+        trace.type == "heatmap"
+        and trace.showscale is not False
+        and trace.coloraxis is None
+        and _vertical_bar(trace.colorbar)
+        for trace in fig.data
+    ) or any(
+        axis.plotly_name in shared and axis.showscale is not False and _vertical_bar(axis.colorbar)
+        for axis in fig.select_coloraxes()
+    )
+    for side, wanted, needed in (
+        ("l", TITLED_AXIS_MARGIN, left),
+        ("b", TITLED_AXIS_MARGIN, bottom),
+        ("r", COLORBAR_MARGIN, bars),
+    ):
+        current = getattr(margin, side)
+        if needed and current is not None and current < wanted:
+            grow[side] = wanted
+    if grow:
+        fig.update_layout(margin=grow)
+    return fig
+
+
 # Presenter mode (a 1024 x 768 projector, read from the back of a room): chart type at
 # least this large, in px (issue #21).
 PRESENTER_TICK, PRESENTER_TITLE, PRESENTER_LEGEND = 18, 22, 18
@@ -168,15 +218,19 @@ def cell(k: int, stacked: bool) -> dict[str, int]:
     return dict(row=k, col=1) if stacked else dict(row=1, col=k)
 
 
-def stacked_height(n: int, panel_height: int) -> int:
+def stacked_height(n: int, panel_height: int, bottom: int = 50) -> int:
     """Figure height for ``n`` stacked panels of ``panel_height`` px (plus the margins)."""
-    return n * panel_height + (n - 1) * PANEL_GAP + STACKED_TOP + 50
+    return n * panel_height + (n - 1) * PANEL_GAP + STACKED_TOP + bottom
 
 
 def style_stacked(fig: go.Figure, n: int, panel_height: int, *, extra: int = 0) -> go.Figure:
-    """:func:`style` for ``n`` stacked panels, ``extra`` px for a legend underneath."""
-    style(fig, height=stacked_height(n, panel_height) + extra)
-    fig.update_layout(margin=dict(t=STACKED_TOP))
+    """:func:`style` for ``n`` stacked panels, ``extra`` px for a legend underneath. Under
+    an x axis title the bottom margin is the one the browser draws with
+    (:func:`settle_margins`), so the panels keep their height and the gaps between them."""
+    titled = any(axis.title.text for axis in fig.select_xaxes())
+    bottom = TITLED_AXIS_MARGIN if titled else 50
+    style(fig, height=stacked_height(n, panel_height, bottom) + extra)
+    fig.update_layout(margin=dict(t=STACKED_TOP, b=bottom))
     return fig
 
 

@@ -30,6 +30,11 @@ figure without the mark. A builder given a figure (it changes that figure: ``ani
 runs as it is, as does every builder outside a script run (unit tests, benches) or with
 an argument that cannot be pickled (its figure is then not marked).
 
+Every figure a builder returns here has the margins the browser would grow it to
+(``ui.plain.style.settle_margins``): Plotly then draws it once, not twice. ``uncached``
+(the builder itself, which the offline deck uses: no Streamlit chart theme there) keeps
+the builder's own margins.
+
 A cache hit builds no Plotly object until code reads or changes the figure (issue #32):
 the figure returned is a :class:`CachedFigure`, which holds the cached JSON and becomes
 an ordinary ``go.Figure`` (rebuilt from that JSON, as :func:`from_spec` does) the first
@@ -62,6 +67,7 @@ import plotly.io
 import streamlit as st
 from plotly.basedatatypes import BaseFigure
 
+from ui.plain.style import settle_margins
 from ui.shared.i18n import lang
 from ui.shared.streamlit_internals import in_script_run
 
@@ -306,22 +312,27 @@ def cached(builder: Callable) -> Callable:
     if shape is None:
         raise TypeError(f"{name} returns no figure: nothing to cache")
 
+    def build(*args, **kwargs):
+        built = builder(*args, **kwargs)
+        settle_margins(built[0] if isinstance(built, tuple) else built)
+        return built
+
     @functools.wraps(builder)
     def wrapper(*args, **kwargs):
         if not in_script_run() or any(
             isinstance(a, BaseFigure)
             for a in (*args, *kwargs.values())  # changes a figure it is given
         ):
-            return builder(*args, **kwargs)
+            return build(*args, **kwargs)
         try:
             arguments = digest(args, kwargs)
         except Unkeyable:  # an argument that cannot be pickled (a lock, a generator)
-            return builder(*args, **kwargs)
+            return build(*args, **kwargs)
         spec, size, *rest = _spec(
             name=name,
             language=lang(),
             arguments=arguments,
-            _build=lambda: builder(*args, **kwargs),
+            _build=lambda: build(*args, **kwargs),
         )
         fig = lazy_figure(spec, size)
         return (fig, *rest) if shape == "tuple" else fig

@@ -84,7 +84,9 @@ def evolution_figure(
         return style_stacked(fig, n, panel_height)
     fig.update_yaxes(title=y_title, row=1, col=1)
     style(fig, height=height)
-    fig.update_layout(margin=dict(b=120))
+    # Room for the x axis titles and the colour bars under them: what Plotly's automargin
+    # grows it to on a desktop, given at once (drawn once: ui.plain.style.settle_margins).
+    fig.update_layout(margin=dict(b=128))
     return fig
 
 

@@ -72,7 +72,10 @@ def position_rows(
     fig.update_yaxes(title=y_title)
     style(fig, height=height)
     fig.update_layout(
-        margin=dict(t=40), legend=dict(orientation="h", y=1.12, x=0, itemsizing="constant")
+        # t: the legend row's room above the plot, as Plotly's automargin grows it on a
+        # desktop (given at once, the chart is drawn once: ui.plain.style.settle_margins).
+        margin=dict(t=49),
+        legend=dict(orientation="h", y=1.12, x=0, itemsizing="constant"),
     )
     return fig
 

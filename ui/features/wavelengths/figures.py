@@ -96,7 +96,11 @@ def wavelength_figure(
     fig.update_xaxes(title=x_title)
     if not stacked:
         fig.update_layout(legend=dict(orientation="h", y=-0.22, x=0))
-        return style(fig, height=height)
+        style(fig, height=height)
+        # The room Plotly's automargin grows this chart to on a desktop (the powers of
+        # ten left of the plot, the legend row under it), given at once: the browser
+        # draws the chart once instead of twice (ui.plain.style.settle_margins).
+        return fig.update_layout(margin=dict(l=75, b=109))
     return legend_below(style_stacked(fig, 2, panel_height, extra=140))
 
 
