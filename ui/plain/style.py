@@ -60,6 +60,11 @@ def _vertical_bar(colorbar) -> bool:
     return (colorbar.orientation or "v") == "v"
 
 
+def _titled_below(fig: go.Figure) -> bool:
+    """An x axis title under a plot of ``fig`` (what the bottom margin must hold)."""
+    return any(a.title.text and a.side != "top" for a in fig.select_xaxes())
+
+
 def settle_margins(fig: go.Figure) -> go.Figure:
     """Give ``fig`` the margins automargin would grow it to on a desktop (the module's
     ``TITLED_AXIS_MARGIN``, ``COLORBAR_MARGIN``), so the browser draws it once.
@@ -71,7 +76,7 @@ def settle_margins(fig: go.Figure) -> go.Figure:
     margin further in the browser, as before."""
     margin, grow = fig.layout.margin, {}
     left = any(a.title.text and a.side != "right" for a in fig.select_yaxes())
-    bottom = any(a.title.text and a.side != "top" for a in fig.select_xaxes())
+    bottom = _titled_below(fig)
     shared = {getattr(trace, "coloraxis", None) for trace in fig.data}
     bars = any(
         trace.type == "heatmap"
@@ -227,8 +232,7 @@ def style_stacked(fig: go.Figure, n: int, panel_height: int, *, extra: int = 0) 
     """:func:`style` for ``n`` stacked panels, ``extra`` px for a legend underneath. Under
     an x axis title the bottom margin is the one the browser draws with
     (:func:`settle_margins`), so the panels keep their height and the gaps between them."""
-    titled = any(axis.title.text for axis in fig.select_xaxes())
-    bottom = TITLED_AXIS_MARGIN if titled else 50
+    bottom = TITLED_AXIS_MARGIN if _titled_below(fig) else 50
     style(fig, height=stacked_height(n, panel_height, bottom) + extra)
     fig.update_layout(margin=dict(t=STACKED_TOP, b=bottom))
     return fig
