@@ -155,15 +155,46 @@ def test_the_sidebar_starts_closed_only_in_presenter_mode():
 
 
 @pytest.mark.parametrize(("present", "state"), [("true", "collapsed"), (None, "auto")])
-def test_a_page_asks_for_the_sidebar_state_of_its_mode(monkeypatch, present, state):
-    asked = []
+def test_a_page_asks_for_the_sidebar_state_of_its_mode_before_the_sidebar_fills(
+    monkeypatch, present, state
+):
+    # The front end draws a sidebar open until the page config arrives, then slides
+    # it closed: sent after the sidebar's first widgets, the config let a projector
+    # show the sidebar for a moment (a CI run measured it open at 300 px).
+    events = []
     real = st.set_page_config
     monkeypatch.setattr(
-        st, "set_page_config", lambda **kw: asked.append(kw) or real(**kw), raising=True
+        st, "set_page_config", lambda **kw: events.append(kw) or real(**kw), raising=True
     )
+    for name in ("language_switch", "toggle"):  # the sidebar's first two widgets
+        draw = getattr(controls, name)
+        monkeypatch.setattr(
+            controls, name, lambda *a, _draw=draw, **kw: events.append("sidebar") or _draw(*a, **kw)
+        )
     run_page("4_Rotation.py", {"present": present} if present else None, TIMEOUT)
-    states = [kw["initial_sidebar_state"] for kw in asked if "initial_sidebar_state" in kw]
-    assert states and states[-1] == state
+    states = [e["initial_sidebar_state"] for e in events if isinstance(e, dict)]
+    assert states == [state]  # one message a run
+    assert isinstance(events[0], dict) and "sidebar" in events
+
+
+def test_a_wrong_guess_of_the_mode_is_corrected_in_the_same_run(monkeypatch):
+    # The mode is read before its toggle runs; were that read ever wrong (say, a value
+    # left from another page), the toggle's value must still win.
+    events = []
+    real = st.set_page_config
+    monkeypatch.setattr(
+        st, "set_page_config", lambda **kw: events.append(kw) or real(**kw), raising=True
+    )
+    values = menu.carried_values
+    calls = []
+
+    def wrong_first(*args):  # the first read, setup_page's guess, misses the URL's mode
+        calls.append(args)
+        return {} if len(calls) == 1 else values(*args)
+
+    monkeypatch.setattr(menu, "carried_values", wrong_first)
+    run_page("4_Rotation.py", {"present": "true"}, TIMEOUT)
+    assert [e["initial_sidebar_state"] for e in events] == ["auto", "collapsed"]
 
 
 def _first_chart(at) -> dict:
@@ -219,20 +250,37 @@ SIDEBAR_WIDTH = (
 )
 
 
+# The widest the sidebar has been since the page began to load (an init script).
+WIDEST_SIDEBAR = """(() => { window.__widestSidebar = -1;
+  const look = () => { const bar = document.querySelector('[data-testid=stSidebar]');
+    if (bar) window.__widestSidebar = Math.max(window.__widestSidebar,
+                                               bar.getBoundingClientRect().width);
+    requestAnimationFrame(look); };
+  look(); })()"""
+
+
 @pytest.mark.browser
-def test_presenter_mode_starts_with_the_sidebar_closed_and_a_button_that_opens_it(server, screens):
+def test_presenter_mode_starts_with_the_sidebar_closed_and_a_button_that_opens_it(server, browser):
     # The hidden header once took the sidebar's open button with it: a presenter could
-    # not reach the settings or leave presenter mode.
-    pg = screens["presenter"]
-    pg.goto(server.url + "/Rotation?present=true")
-    wait_for_app(pg)
-    assert pg.evaluate(SIDEBAR_WIDTH) < 50
-    pg.get_by_test_id("stExpandSidebarButton").click()
-    pg.wait_for_function(f"() => ({SIDEBAR_WIDTH})() > 250")
-    pg.get_by_text(t("common.present")).click()  # untick: the sidebar stays open
-    pg.wait_for_url(lambda url: "present" not in url)
-    wait_for_app(pg)
-    assert pg.evaluate(SIDEBAR_WIDTH) > 250
+    # not reach the settings or leave presenter mode. A context of its own: the front
+    # end remembers an opened sidebar (localStorage) over any page's initial state.
+    context = browser.new_context(viewport=first_view.PRESENTER)
+    try:
+        pg = context.new_page()
+        pg.add_init_script(WIDEST_SIDEBAR)
+        pg.goto(server.url + "/Rotation?present=true")
+        wait_for_app(pg)
+        pg.wait_for_selector("[data-testid=stPlotlyChart]")
+        assert pg.evaluate(SIDEBAR_WIDTH) < 50
+        assert pg.evaluate("window.__widestSidebar") < 50  # never drawn open, then closed
+        pg.get_by_test_id("stExpandSidebarButton").click()
+        pg.wait_for_function(f"() => ({SIDEBAR_WIDTH})() > 250")
+        pg.get_by_text(t("common.present")).click()  # untick: the sidebar stays open
+        pg.wait_for_url(lambda url: "present" not in url)
+        wait_for_app(pg)
+        assert pg.evaluate(SIDEBAR_WIDTH) > 250
+    finally:
+        context.close()
 
 
 def test_a_square_heatmap_on_a_phone_is_as_tall_as_it_is_wide(monkeypatch):

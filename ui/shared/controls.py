@@ -121,6 +121,13 @@ FAVICON_FILE = Path(__file__).resolve().parents[2] / "assets" / "favicon.png"
 FAVICON = "data:image/png;base64," + base64.b64encode(FAVICON_FILE.read_bytes()).decode("ascii")
 
 
+def _page_config(present: bool) -> None:
+    st.set_page_config(
+        page_title="PosEnc Explorer", page_icon=FAVICON, layout="wide",
+        initial_sidebar_state=sidebar_state(present),
+    )  # fmt: skip
+
+
 def setup_page(name: str, specs: Sequence = ()) -> None:
     """Page config, URL checks, language switch, shared menu. Call first on every page.
 
@@ -136,19 +143,22 @@ def setup_page(name: str, specs: Sequence = ()) -> None:
     # Read the URL before any bound widget drops an invalid value from it.
     raw = {key: st.query_params.get(key, "") for key in st.query_params.keys()}
     menu.seed_from_url(raw)
+    # A projector's 1024 px are the slide's: the sidebar starts closed (its toggle
+    # and the shared settings are one click away). The front end applies this when a
+    # page loads and whenever the value changes, so ticking "presenter mode" closes it.
+    # The config goes out before the first sidebar element: the front end draws a
+    # sidebar open until the config arrives, then slides it closed (seen on a cold
+    # server and under load). The mode is read before its toggle runs: the URL's value
+    # on a first load, the ticked one after a click.
+    expected = bool(menu.carried_values().get(PRESENT.key, PRESENT.default))
+    _page_config(expected)
     language_switch()  # before the checks, so that notices are in the chosen language
     streamlit_internals.hold(LANG.key, lang())  # read ~70 times a run (issue #32)
     a11y.prepare()  # <html lang> in that language, focusable wide formulas (issue #33)
     present = toggle(PRESENT, t("common.present"), t("common.present_help"), container=st.sidebar)
     streamlit_internals.hold(PRESENT.key, bool(present))
-    # A projector's 1024 px are the slide's: the sidebar starts closed (its toggle
-    # and the shared settings are one click away). The front end applies this when a
-    # page loads and whenever the value changes, so ticking "presenter mode" closes it.
-    # One call a run: each sends a message (issue #32).
-    st.set_page_config(
-        page_title="PosEnc Explorer", page_icon=FAVICON, layout="wide",
-        initial_sidebar_state=sidebar_state(bool(present)),
-    )  # fmt: skip
+    if bool(present) != expected:  # not seen; each call sends a message (issue #32)
+        _page_config(bool(present))
     problems = st.session_state.pop(NOTICES, [])
     problems += [p for p in check_query_params([*CARRIED, *specs], raw) if p not in problems]
     st.session_state[PENDING] = problems  # survives a corrective rerun (ui.shared.widgets)
