@@ -46,6 +46,12 @@ def main() -> None:
             for path in args.paths:
                 page.goto(base + path)
                 wait_for_app(page)
+                # Widgets load their code lazily: on a busy machine a shot taken 1.5 s
+                # after the run showed grey placeholders where the inputs belong.
+                page.wait_for_function(
+                    "() => !document.querySelector('[data-testid^=stSkeleton]')",
+                    timeout=60_000,
+                )
                 page.wait_for_timeout(1500)  # let Plotly and KaTeX finish drawing
                 name = re.sub(r"[^A-Za-z0-9_=-]+", "_", path.strip("/")) or "home"
                 name += "_phone" if args.phone else ""
