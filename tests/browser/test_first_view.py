@@ -11,6 +11,7 @@ mode bar over the plot. Every menu page's first tab and every story step
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -154,6 +155,16 @@ def test_the_sidebar_starts_closed_only_in_presenter_mode():
     assert controls.sidebar_state(False) == "auto"
 
 
+def page_configs(monkeypatch) -> list:
+    """What each ``st.set_page_config`` call of a run asked, in order (a list it fills)."""
+    events = []
+    real = st.set_page_config
+    monkeypatch.setattr(
+        st, "set_page_config", lambda **kw: events.append(kw) or real(**kw), raising=True
+    )
+    return events
+
+
 @pytest.mark.parametrize(("present", "state"), [("true", "collapsed"), (None, "auto")])
 def test_a_page_asks_for_the_sidebar_state_of_its_mode_before_the_sidebar_fills(
     monkeypatch, present, state
@@ -161,11 +172,7 @@ def test_a_page_asks_for_the_sidebar_state_of_its_mode_before_the_sidebar_fills(
     # The front end draws a sidebar open until the page config arrives, then slides
     # it closed: sent after the sidebar's first widgets, the config let a projector
     # show the sidebar for a moment (a CI run measured it open at 300 px).
-    events = []
-    real = st.set_page_config
-    monkeypatch.setattr(
-        st, "set_page_config", lambda **kw: events.append(kw) or real(**kw), raising=True
-    )
+    events = page_configs(monkeypatch)
     for name in ("language_switch", "toggle"):  # the sidebar's first two widgets
         draw = getattr(controls, name)
         monkeypatch.setattr(
@@ -180,17 +187,12 @@ def test_a_page_asks_for_the_sidebar_state_of_its_mode_before_the_sidebar_fills(
 def test_a_wrong_guess_of_the_mode_is_corrected_in_the_same_run(monkeypatch):
     # The mode is read before its toggle runs; were that read ever wrong (say, a value
     # left from another page), the toggle's value must still win.
-    events = []
-    real = st.set_page_config
-    monkeypatch.setattr(
-        st, "set_page_config", lambda **kw: events.append(kw) or real(**kw), raising=True
-    )
+    events = page_configs(monkeypatch)
     values = menu.carried_values
-    calls = []
+    reads = itertools.count()
 
     def wrong_first(*args):  # the first read, setup_page's guess, misses the URL's mode
-        calls.append(args)
-        return {} if len(calls) == 1 else values(*args)
+        return {} if next(reads) == 0 else values(*args)
 
     monkeypatch.setattr(menu, "carried_values", wrong_first)
     run_page("4_Rotation.py", {"present": "true"}, TIMEOUT)
@@ -271,7 +273,6 @@ def test_presenter_mode_starts_with_the_sidebar_closed_and_a_button_that_opens_i
         pg.goto(server.url + "/Rotation?present=true")
         wait_for_app(pg)
         pg.wait_for_selector("[data-testid=stPlotlyChart]")
-        assert pg.evaluate(SIDEBAR_WIDTH) < 50
         assert pg.evaluate("window.__widestSidebar") < 50  # never drawn open, then closed
         pg.get_by_test_id("stExpandSidebarButton").click()
         pg.wait_for_function(f"() => ({SIDEBAR_WIDTH})() > 250")
